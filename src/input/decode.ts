@@ -1,0 +1,305 @@
+import { diagnostic, quote, type Diagnostic, type Span } from '../diagnostics/diagnostic';
+import type { Limits } from './limits';
+
+/** A record as Express or Fastify give it: values already decoded. */
+export type QueryRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/**
+ * Everything `parse` accepts: a raw query string (with or without `?`), a full URL
+ * string or `URL`, a `URLSearchParams`, or a record of already decoded values.
+ */
+export type QueryInput = string | URL | URLSearchParams | QueryRecord;
+
+/** One `key=value` part of a query, decoded. */
+export interface RawParam {
+  readonly key: string;
+  /** `undefined` when the part had no `=` at all. */
+  readonly value: string | undefined;
+}
+
+/** The parameters of a query in order, and what went wrong reading them. */
+export interface DecodedQuery {
+  readonly params: RawParam[];
+  readonly diagnostics: Diagnostic[];
+  /** A whole-query limit was exceeded: nothing more may be done with this input. */
+  readonly stopped: boolean;
+}
+
+const ENCODING_HINT =
+  'A "%" that is meant as the wildcard, or as a percent sign, is sent encoded as "%25", e.g. vendorName=%25acme%25.';
+
+/** Turns any accepted input into decoded key/value pairs, checking the whole-query limits first. */
+export function decodeQuery(input: unknown, limits: Limits): DecodedQuery {
+  if (typeof input === 'string') return decodeString(input, limits);
+  if (input instanceof URL) return decodeRange(input.search, input.search.length > 0 ? 1 : 0, input.search.length, limits);
+  if (input instanceof URLSearchParams) return decodedPairs(input.entries(), limits);
+  if (typeof input === 'object' && input !== null && !Array.isArray(input)) return decodeRecord(input, limits);
+  return failed(
+    diagnostic(
+      'INVALID_PARAMETER',
+      `The query must be a string, URL, URLSearchParams or record of strings, not ${describe(input)}.`,
+      undefined,
+      undefined,
+      'Pass the query string as sent, or the framework\'s parsed query object.',
+    ),
+  );
+}
+
+function decodeString(s: string, limits: Limits): DecodedQuery {
+  let start = 0;
+  let end = s.length;
+  if (s.charCodeAt(0) === 63 /* ? */) {
+    start = 1;
+  } else if (s.charCodeAt(0) === 47 /* / */ || URL_SCHEME.test(s)) {
+    // A URL or an absolute path: the query is what lies between "?" and "#".
+    const q = s.indexOf('?');
+    if (q === -1) return { params: [], diagnostics: [], stopped: false };
+    const hash = s.indexOf('#', q);
+    start = q + 1;
+    if (hash !== -1) end = hash;
+  }
+  return decodeRange(s, start, end, limits);
+}
+
+const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/** Splits `s[start, end)` on `&` and each part on its first `=`, decoding both sides strictly. */
+function decodeRange(s: string, start: number, end: number, limits: Limits): DecodedQuery {
+  if (end - start > limits.maxQueryLength) return failed(queryTooLong(end - start, limits));
+  const params: RawParam[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let pos = start;
+  while (pos < end) {
+    let amp = s.indexOf('&', pos);
+    if (amp === -1 || amp > end) amp = end;
+    if (amp > pos) {
+      if (params.length + diagnostics.length >= limits.maxParams) return failed(tooManyParams(limits));
+      let eq = s.indexOf('=', pos);
+      if (eq >= amp) eq = -1;
+      const rawKey = s.slice(pos, eq === -1 ? amp : eq);
+      const rawValue = eq === -1 ? undefined : s.slice(eq + 1, amp);
+      const key = decodeComponent(rawKey);
+      if (key === undefined) {
+        diagnostics.push(malformed(rawKey, rawKey, 'key'));
+      } else if (rawValue === undefined) {
+        params.push({ key, value: undefined });
+      } else {
+        const value = decodeComponent(rawValue);
+        if (value === undefined) diagnostics.push(malformed(key, rawValue, 'value'));
+        else params.push({ key, value });
+      }
+    }
+    pos = amp + 1;
+  }
+  return { params, diagnostics, stopped: false };
+}
+
+/**
+ * Strict `application/x-www-form-urlencoded` decoding of one component: `+` is a
+ * space, and anything that is not a `%` with two hex digits forming valid UTF-8 makes
+ * the component undecodable (`undefined`). NUL and lone surrogates are refused too:
+ * they are not text any back end can store.
+ */
+export function decodeComponent(raw: string): string | undefined {
+  let special = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 37 /* % */ || c === 43 /* + */ || c === 0 || (c >= 0xd800 && c <= 0xdfff)) {
+      special = true;
+      break;
+    }
+  }
+  if (!special) return raw;
+  if (!raw.isWellFormed() || raw.includes('\0')) return undefined;
+  const spaced = raw.includes('+') ? raw.replaceAll('+', ' ') : raw;
+  if (!spaced.includes('%')) return spaced;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(spaced);
+  } catch {
+    return undefined;
+  }
+  return decoded.includes('\0') ? undefined : decoded;
+}
+
+/** Why a raw component could not be decoded, and where: only called once decoding failed. */
+export function findEncodingError(raw: string): { span: Span; problem: string } {
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0) return { span: { start: i, end: i + 1 }, problem: 'holds NUL (U+0000), which is not allowed' };
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const pair = c <= 0xdbff && isLowSurrogate(raw.charCodeAt(i + 1));
+      if (pair) {
+        i++;
+        continue;
+      }
+      return { span: { start: i, end: i + 1 }, problem: 'holds a lone surrogate, which is not Unicode text' };
+    }
+    if (c !== 37 /* % */) continue;
+    const byte = hexByte(raw, i);
+    if (byte < 0) {
+      const end = Math.min(raw.length, i + 3);
+      return { span: { start: i, end }, problem: `has ${quote(raw.slice(i, end))}, a "%" not followed by two hex digits` };
+    }
+    if (byte === 0) return { span: { start: i, end: i + 3 }, problem: 'holds NUL (%00), which is not allowed' };
+    const length = utf8SequenceLength(raw, i);
+    if (length < 0) {
+      const end = i - 3 * length;
+      return { span: { start: i, end }, problem: `has ${quote(raw.slice(i, end))}, which is not valid UTF-8` };
+    }
+    i += 3 * length - 1;
+  }
+  // decodeComponent and this scan agree on every input; this is never reached.
+  return { span: { start: 0, end: raw.length }, problem: 'is not valid' };
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const lower = c | 0x20;
+  if (lower >= 97 && lower <= 102) return lower - 87;
+  return -1;
+}
+
+/** The byte of the `%XX` escape at `i`, or -1 when it is not one. */
+function hexByte(s: string, i: number): number {
+  const hi = hexValue(s.charCodeAt(i + 1));
+  const lo = hexValue(s.charCodeAt(i + 2));
+  return hi < 0 || lo < 0 ? -1 : hi * 16 + lo;
+}
+
+/**
+ * Number of `%XX` escapes forming one well-formed UTF-8 sequence at `i` (RFC 3629
+ * table 3-7), or minus the number of escapes up to and including the first bad one.
+ */
+function utf8SequenceLength(s: string, i: number): number {
+  const lead = hexByte(s, i);
+  if (lead < 0x80) return 1;
+  let need: number;
+  let lo = 0x80;
+  let hi = 0xbf;
+  if (lead >= 0xc2 && lead <= 0xdf) need = 1;
+  else if (lead >= 0xe0 && lead <= 0xef) {
+    need = 2;
+    if (lead === 0xe0) lo = 0xa0;
+    if (lead === 0xed) hi = 0x9f;
+  } else if (lead >= 0xf0 && lead <= 0xf4) {
+    need = 3;
+    if (lead === 0xf0) lo = 0x90;
+    if (lead === 0xf4) hi = 0x8f;
+  } else return -1;
+  for (let k = 1; k <= need; k++) {
+    const at = i + 3 * k;
+    const b = s.charCodeAt(at) === 37 ? hexByte(s, at) : -1;
+    if (b < lo || b > hi) return -k;
+    lo = 0x80;
+    hi = 0xbf;
+  }
+  return need + 1;
+}
+
+function malformed(param: string, raw: string, where: 'key' | 'value'): Diagnostic {
+  const { span, problem } = findEncodingError(raw);
+  return diagnostic(
+    'MALFORMED_ENCODING',
+    `The ${where} of parameter ${quote(param)} ${problem}.`,
+    { param, in: where, text: raw },
+    span,
+    problem.includes('"%"') || problem.includes('UTF-8') ? ENCODING_HINT : 'Send only Unicode text without control character NUL.',
+  );
+}
+
+/** Already-decoded text (from a record or URLSearchParams) gets the same text checks as decoded text. */
+function checkDecoded(param: string, text: string, where: 'key' | 'value'): Diagnostic | undefined {
+  if (text.isWellFormed() && !text.includes('\0')) return undefined;
+  const { span, problem } = findEncodingError(text);
+  return diagnostic('MALFORMED_ENCODING', `The ${where} of parameter ${quote(param)} ${problem}.`, { param, in: where, text }, span, 'Send only Unicode text without control character NUL.');
+}
+
+/** Pairs that are already decoded (URLSearchParams, or a flattened record). */
+function decodedPairs(pairs: Iterable<readonly [string, string]>, limits: Limits): DecodedQuery {
+  const params: RawParam[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let size = 0;
+  for (const [key, value] of pairs) {
+    size += key.length + value.length + 2;
+    if (size - 1 > limits.maxQueryLength) return failed(queryTooLong(size - 1, limits));
+    if (params.length + diagnostics.length >= limits.maxParams) return failed(tooManyParams(limits));
+    const problem = checkDecoded(key, key, 'key') ?? checkDecoded(key, value, 'value');
+    if (problem !== undefined) diagnostics.push(problem);
+    else params.push({ key, value });
+  }
+  return { params, diagnostics, stopped: false };
+}
+
+function decodeRecord(record: object, limits: Limits): DecodedQuery {
+  const pairs: [string, string][] = [];
+  const problems: Diagnostic[] = [];
+  try {
+    for (const key of Object.keys(record)) {
+      const value: unknown = (record as Record<string, unknown>)[key];
+      if (value === undefined) continue;
+      if (typeof value === 'string') {
+        pairs.push([key, value]);
+      } else if (Array.isArray(value) && value.length + pairs.length > limits.maxParams) {
+        return failed(tooManyParams(limits));
+      } else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+        for (const v of value as string[]) pairs.push([key, v]);
+      } else {
+        problems.push(invalidRecordValue(key, value));
+      }
+      if (pairs.length + problems.length > limits.maxParams) return failed(tooManyParams(limits));
+    }
+  } catch {
+    return failed(diagnostic('INVALID_PARAMETER', 'The query object could not be read.', undefined, undefined, 'Pass a plain object of strings.'));
+  }
+  const decoded = decodedPairs(pairs, limits);
+  if (decoded.stopped) return decoded;
+  return { ...decoded, diagnostics: [...problems, ...decoded.diagnostics] };
+}
+
+function invalidRecordValue(key: string, value: unknown): Diagnostic {
+  const nested = typeof value === 'object' && value !== null && !Array.isArray(value);
+  return diagnostic(
+    'INVALID_PARAMETER',
+    `Parameter ${quote(key)} must be a string or a list of strings, not ${describe(value)}.`,
+    { param: key, in: 'value', text: '' },
+    undefined,
+    nested
+      ? 'Bracket syntax such as a[b]=1 is not part of the filter language: address sub-properties with a dot path (customerRef.id=42), and configure the query parser not to nest.'
+      : 'Send every value as text.',
+  );
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list with non-string items';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function queryTooLong(length: number, limits: Limits): Diagnostic {
+  return diagnostic(
+    'LIMIT_EXCEEDED',
+    `The query is ${length} characters long; at most ${limits.maxQueryLength} are allowed.`,
+    undefined,
+    undefined,
+    'Narrow the filter, or raise the maxQueryLength limit.',
+  );
+}
+
+function tooManyParams(limits: Limits): Diagnostic {
+  return diagnostic(
+    'LIMIT_EXCEEDED',
+    `The query has more than ${limits.maxParams} parameters.`,
+    undefined,
+    undefined,
+    'Send fewer parameters, or raise the maxParams limit.',
+  );
+}
+
+function failed(d: Diagnostic): DecodedQuery {
+  return { params: [], diagnostics: [d], stopped: true };
+}
