@@ -1,0 +1,83 @@
+import type { Span } from '../diagnostics/diagnostic';
+
+/** The comparison operators, written as a lower-case prefix with a colon (`gte:5`). */
+export const COMPARISON_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;
+/** A comparison operator. */
+export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
+/** Every operator of a clause; `eq` is written as no prefix at all. */
+export const OPERATORS = ['eq', ...COMPARISON_OPERATORS] as const;
+/** An operator of a clause. */
+export type Operator = (typeof OPERATORS)[number];
+
+/** One name of a dot path. `span` is in the decoded key. */
+export interface Name {
+  readonly type: 'Name';
+  readonly value: string;
+  readonly span: Span;
+}
+
+/** The key of a filter parameter: `customerRef.id` has two names. `span` is in the decoded key. */
+export interface Path {
+  readonly type: 'Path';
+  readonly names: readonly Name[];
+  readonly span: Span;
+}
+
+/** An operand without wildcards: `value` is the text it matches, escapes resolved. */
+export interface Literal {
+  readonly type: 'Literal';
+  readonly value: string;
+  readonly span: Span;
+}
+
+/**
+ * An operand with at least one `%` wildcard. `segments` are the literal texts
+ * between the wildcards (escapes resolved, so a `\%` is a `%` inside a segment), and
+ * there is one wildcard between each two: `%acme%` is `['', 'acme', '']`.
+ */
+export interface Pattern {
+  readonly type: 'Pattern';
+  readonly segments: readonly string[];
+  readonly span: Span;
+}
+
+/** What a clause compares with. */
+export type Operand = Literal | Pattern;
+
+/** One `;`-separated part of a value: an operator and an operand. `span` is in the decoded value. */
+export interface Clause {
+  readonly type: 'Clause';
+  readonly operator: Operator;
+  readonly operand: Operand;
+  readonly span: Span;
+}
+
+/** One filter parameter: a path and its clauses, all of which must hold. `span` covers the value. */
+export interface Param {
+  readonly type: 'Param';
+  /** The key as sent, decoded. */
+  readonly key: string;
+  readonly path: Path;
+  readonly clauses: readonly Clause[];
+  readonly span: Span;
+}
+
+/** Pass-through request parameters: an array where the key was repeated. */
+export type PassThroughParams = Readonly<Record<string, string | readonly string[]>>;
+
+/** The syntax tree of a whole query: its filter parameters in order, and the pass-through ones. */
+export interface FilterAst {
+  readonly type: 'Query';
+  readonly filters: readonly Param[];
+  readonly params: PassThroughParams;
+}
+
+/** Whether an operand holds a wildcard. */
+export function isPattern(operand: Operand): operand is Pattern {
+  return operand.type === 'Pattern';
+}
+
+/** Whether an operator is one of the comparison operators. */
+export function isComparison(operator: Operator): operator is ComparisonOperator {
+  return operator !== 'eq';
+}

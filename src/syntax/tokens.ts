@@ -1,0 +1,140 @@
+import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+
+/**
+ * The tokens of keys and values, lexed in one `tokenize` call per query: the filter
+ * parameters are joined as `key NUL value NUL key NUL value NUL …`. NUL cannot occur
+ * in decoded text (the decoder refuses it), so it only ever separates. Three lexer
+ * modes follow the structure: `key` (dot paths), `value` (clauses) and `quoted` (the
+ * inside of a quoted operand).
+ */
+export const SEPARATOR = '\0';
+
+/**
+ * A `start_chars_hint` for a complement set such as `[^;\\%\0]`: every char code
+ * below 256 that is not excluded, and one char code from each bucket of 255 above,
+ * which is how chevrotain indexes first characters. Without it the first-character
+ * optimization of the whole lexer is lost.
+ */
+function allCharsExcept(excluded: string): number[] {
+  const codes: number[] = [];
+  for (let c = 0; c < 256; c++) if (!excluded.includes(String.fromCharCode(c))) codes.push(c);
+  for (let c = 256; c < 0x10000; c += 255) codes.push(c);
+  codes.push(0xffff);
+  return codes;
+}
+
+/** Anything an operand is made of: the parser consumes the category, the AST builder looks at the kind. */
+export const Piece = createToken({ name: 'Piece', pattern: Lexer.NA });
+
+// key mode
+export const KeyEnd = createToken({ name: 'KeyEnd', pattern: SEPARATOR, push_mode: 'value' });
+export const Name = createToken({ name: 'Name', pattern: /[A-Za-z_][A-Za-z0-9_]*/ });
+export const Dot = createToken({ name: 'Dot', pattern: '.' });
+
+// value mode
+export const ValueEnd = createToken({ name: 'ValueEnd', pattern: SEPARATOR, pop_mode: true });
+export const Semi = createToken({ name: 'Semi', pattern: ';' });
+
+/** True when the next token starts a clause: first in a value, or after `;`. */
+function atClauseStart(tokens: IToken[]): boolean {
+  const previous = tokens[tokens.length - 1]?.tokenType;
+  return previous === KeyEnd || previous === Semi;
+}
+
+const OPERATOR_PREFIX = /(?:gte|gt|lte|lt):/y;
+
+/**
+ * `gt:` `gte:` `lt:` `lte:` are operators only at the start of a clause: after an
+ * operator or inside an operand the same text is literal (`gte:gte:5` compares with
+ * the text `gte:5`). A custom pattern sees the tokens so far and can tell.
+ */
+export const Operator = createToken({
+  name: 'Operator',
+  pattern: {
+    exec(text: string, offset: number, tokens: IToken[]): RegExpExecArray | null {
+      if (!atClauseStart(tokens)) return null;
+      OPERATOR_PREFIX.lastIndex = offset;
+      return OPERATOR_PREFIX.exec(text);
+    },
+  },
+  start_chars_hint: ['g', 'l'],
+  line_breaks: false,
+});
+
+const QUOTE: [string] = ['"'];
+
+/** A `"` opens a quoted operand only where an operand starts; elsewhere it is literal text. */
+export const OpenQuote = createToken({
+  name: 'OpenQuote',
+  pattern: {
+    exec(text: string, offset: number, tokens: IToken[]): [string] | null {
+      if (text.charCodeAt(offset) !== 34) return null;
+      return atClauseStart(tokens) || tokens[tokens.length - 1]?.tokenType === Operator ? QUOTE : null;
+    },
+  },
+  start_chars_hint: ['"'],
+  line_breaks: false,
+  push_mode: 'quoted',
+});
+
+export const Escape = createToken({ name: 'Escape', pattern: /\\[\\%;"]/, categories: [Piece] });
+export const Wildcard = createToken({ name: 'Wildcard', pattern: '%', categories: [Piece] });
+export const Text = createToken({
+  name: 'Text',
+  pattern: /[^;\\%\0]+/,
+  categories: [Piece],
+  start_chars_hint: allCharsExcept(';\\%\0'),
+  line_breaks: true,
+});
+
+// quoted mode
+/** NUL inside quotes: the value ended with the quote still open. Back to the key mode. */
+export const QuotedEnd = createToken({
+  name: 'QuotedEnd',
+  pattern: SEPARATOR,
+  categories: [ValueEnd],
+  pop_mode: true,
+  push_mode: 'key',
+});
+export const CloseQuote = createToken({ name: 'CloseQuote', pattern: '"', pop_mode: true });
+export const QuotedText = createToken({
+  name: 'QuotedText',
+  pattern: /[^"\\%\0]+/,
+  categories: [Piece],
+  start_chars_hint: allCharsExcept('"\\%\0'),
+  line_breaks: true,
+});
+
+/**
+ * The modes and the order tokens are tried in. Order matters where two patterns can
+ * match at the same place: `Operator` and `OpenQuote` (context-checked) come before
+ * `Text`, which would otherwise swallow them; `Escape` comes before `Text` because
+ * `Text` stops at a backslash. A backslash that no `Escape` matches is a lexing error:
+ * that is how `INVALID_ESCAPE` is found.
+ */
+export const LEXER_DEFINITION = {
+  defaultMode: 'key',
+  modes: {
+    key: [KeyEnd, Name, Dot],
+    value: [ValueEnd, Semi, Operator, OpenQuote, Escape, Wildcard, Text],
+    quoted: [QuotedEnd, CloseQuote, Escape, Wildcard, QuotedText],
+  },
+};
+
+/** Every token type the parser knows, categories included. */
+export const ALL_TOKENS: TokenType[] = [
+  Piece,
+  KeyEnd,
+  Name,
+  Dot,
+  ValueEnd,
+  Semi,
+  Operator,
+  OpenQuote,
+  Escape,
+  Wildcard,
+  Text,
+  QuotedEnd,
+  CloseQuote,
+  QuotedText,
+];
