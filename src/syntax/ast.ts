@@ -57,6 +57,8 @@ export interface Param {
   readonly type: 'Param';
   /** The key as sent, decoded. */
   readonly key: string;
+  /** The value as sent, decoded: what the spans of the clauses index. Like spans, it is not part of the meaning. */
+  readonly value: string;
   readonly path: Path;
   readonly clauses: readonly Clause[];
   readonly span: Span;

@@ -124,7 +124,7 @@ function parseFilters(filters: FilterText[], limits: Limits, diagnostics: Diagno
   const overLimit = checkTokenLimits(filters, tokens, layout, limits, diagnostics);
   const parser = filterParser();
   if (lexed.errors.length === 0 && overLimit.size === 0) {
-    const params = parser.parseQuery(tokens, filters.map((f) => f.key));
+    const params = parser.parseQuery(tokens, filters);
     if (parser.errors.length === 0) {
       for (const param of params) checkReservedNames(param.key, param.path, diagnostics);
       return params;

@@ -24,8 +24,8 @@ import {
  * `keyStart` and `valueStart` hold where those begin in the lexed text.
  */
 export class FilterParser extends EmbeddedActionsParser {
-  /** Decoded keys of the parameters being parsed, in order. */
-  private keys: readonly string[] = [];
+  /** The parameters being parsed, in order. */
+  private texts: readonly { readonly key: string; readonly value: string }[] = [];
   private paramIndex = 0;
   private keyStart = 0;
   private valueStart = 0;
@@ -63,7 +63,7 @@ export class FilterParser extends EmbeddedActionsParser {
     const valueEnd = this.CONSUME(ValueEnd);
     return this.ACTION(() => ({
       type: 'Param' as const,
-      key: this.keys[this.paramIndex++] ?? '',
+      ...this.texts[this.paramIndex++]!,
       path,
       clauses,
       span: { start: 0, end: valueEnd.startOffset - this.valueStart },
@@ -152,8 +152,8 @@ export class FilterParser extends EmbeddedActionsParser {
   });
 
   /** Parses the token stream of a whole query into parameters; `errors` tells whether it failed. */
-  parseQuery(tokens: IToken[], keys: readonly string[]): Param[] {
-    this.keys = keys;
+  parseQuery(tokens: IToken[], texts: readonly { readonly key: string; readonly value: string }[]): Param[] {
+    this.texts = texts;
     this.paramIndex = 0;
     this.input = tokens;
     return this.query();
