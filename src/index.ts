@@ -1,7 +1,43 @@
+/**
+ * qsfilter: parse, validate and evaluate the filter language of financial-data API
+ * query strings. The pipeline, one module each: input → decode → tokens → AST →
+ * checked Filter → predicate.
+ */
 export { DIAGNOSTIC_CODES, type DiagnosticCode } from './diagnostics/codes';
 export type { Diagnostic, Result, Span } from './diagnostics/diagnostic';
+export { formatDiagnostic, formatDiagnostics, ANSI_STYLE, type DiagnosticStyle, type RenderOptions } from './diagnostics/render';
+export {
+  toProblemDetails,
+  PROBLEM_CONTENT_TYPE,
+  type ProblemDetails,
+  type ProblemError,
+  type ProblemOptions,
+} from './diagnostics/problem';
 export type { QueryInput, QueryRecord } from './input/decode';
 export { DEFAULT_LIMITS, type Limits } from './input/limits';
 export * from './syntax/ast';
 export { parse, type ParseOptions } from './syntax/parse';
-export { formatAst as format, encodeComponent } from './syntax/format';
+export { encodeComponent } from './syntax/format';
+export {
+  defineSchema,
+  SCALAR_TYPES,
+  type ArraySpec,
+  type ElementFieldSpec,
+  type Field,
+  type FieldPath,
+  type FieldSpec,
+  type FieldType,
+  type FieldValueTypes,
+  type InferFields,
+  type RefSpec,
+  type ScalarSpec,
+  type ScalarType,
+  type Schema,
+  type SchemaSpec,
+} from './schema/define';
+export * from './schema/catalog';
+export type { Condition, DateTest, Filter, NumberTest, TextTest } from './check/filter';
+export type { DateRange } from './values/date';
+export { validate } from './check/validate';
+export { check, type CheckOptions } from './check/check';
+export { format } from './check/format';

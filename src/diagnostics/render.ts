@@ -1,0 +1,88 @@
+import type { Diagnostic } from './diagnostic';
+
+/** How `formatDiagnostic` styles its parts. Each defaults to plain text; colour is the caller's choice. */
+export interface DiagnosticStyle {
+  readonly code?: (text: string) => string;
+  readonly caret?: (text: string) => string;
+  readonly hint?: (text: string) => string;
+}
+
+/** Options of `formatDiagnostic`. */
+export interface RenderOptions {
+  readonly style?: DiagnosticStyle;
+}
+
+/** ANSI colours for a terminal: pass as `style` when the output is a TTY and `NO_COLOR` is unset. */
+export const ANSI_STYLE: DiagnosticStyle = {
+  code: (t) => `\x1b[1;31m${t}\x1b[0m`,
+  caret: (t) => `\x1b[31m${t}\x1b[0m`,
+  hint: (t) => `\x1b[36m${t}\x1b[0m`,
+};
+
+const plain = (t: string): string => t;
+
+/**
+ * Renders a diagnostic for people: the code and message, the parameter as
+ * `key=value` with a caret line under the span, and the hint.
+ *
+ * ```
+ * error[EMPTY_CLAUSE]: Parameter "totalAmount" has an empty clause.
+ *   totalAmount=gte:1;;lte:5
+ *                     ^
+ *   hint: Remove the extra ";", …
+ * ```
+ */
+export function formatDiagnostic(d: Diagnostic, options?: RenderOptions): string {
+  const style = options?.style ?? {};
+  const lines = [`${(style.code ?? plain)(`error[${d.code}]`)}: ${d.message}`];
+  if (d.param !== undefined && d.text !== undefined) {
+    const key = visible(d.in === 'key' ? d.text : d.param);
+    const value = d.in === 'key' ? '' : visible(d.text);
+    const prefix = d.in === 'key' ? '' : `${key}=`;
+    lines.push(`  ${d.in === 'key' ? key : prefix + value}`);
+    if (d.span !== undefined) {
+      const text = d.text;
+      const before = columns(prefix) + columns(visible(text.slice(0, d.span.start)));
+      const width = Math.max(1, columns(visible(text.slice(d.span.start, d.span.end))));
+      lines.push(`  ${' '.repeat(before)}${(style.caret ?? plain)('^'.repeat(width))}`);
+    }
+  }
+  if (d.hint !== undefined) lines.push(`  ${(style.hint ?? plain)('hint:')} ${d.hint}`);
+  return lines.join('\n');
+}
+
+/** Renders every diagnostic, separated by blank lines. */
+export function formatDiagnostics(diagnostics: readonly Diagnostic[], options?: RenderOptions): string {
+  return diagnostics.map((d) => formatDiagnostic(d, options)).join('\n\n');
+}
+
+/** Control characters would break the caret line: show them as their Unicode control pictures. */
+function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+}
+
+/** Terminal columns of a text: one per code point, two for wide (East Asian, emoji) ones, none for combining marks. */
+function columns(text: string): number {
+  let n = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if ((c >= 0x300 && c <= 0x36f) || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f)) continue;
+    n += isWide(c) ? 2 : 1;
+  }
+  return n;
+}
+
+function isWide(c: number): boolean {
+  return (
+    (c >= 0x1100 && c <= 0x115f) ||
+    (c >= 0x2e80 && c <= 0xa4cf) ||
+    (c >= 0xac00 && c <= 0xd7a3) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xfe30 && c <= 0xfe4f) ||
+    (c >= 0xff00 && c <= 0xff60) ||
+    (c >= 0xffe0 && c <= 0xffe6) ||
+    (c >= 0x1f300 && c <= 0x1faff) ||
+    (c >= 0x20000 && c <= 0x3fffd)
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * The number syntax of SPEC §4, one scanner for both query literals and numeric
+ * strings in data: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, finite.
+ */
+
+/** Why a text is not an acceptable number. */
+export type NumberProblem = 'syntax' | 'range' | 'precision';
+
+/** The largest magnitude a plain integer literal may have: beyond it doubles skip integers. */
+const MAX_EXACT = '9007199254740992'; // 2^53
+
+/**
+ * Reads a number in the syntax of SPEC §4. With `exactIntegers`, a plain integer
+ * (no fraction, no exponent) beyond ±2^53 is refused, since it would silently compare
+ * as a neighbouring value; query literals are read this way, data is not.
+ */
+export function readNumber(text: string, exactIntegers: boolean): number | NumberProblem {
+  const n = text.length;
+  let i = text.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  const digitsStart = i;
+  const first = text.charCodeAt(i);
+  if (first === 48 /* 0 */) i++;
+  else if (first >= 49 && first <= 57) while (isDigit(text.charCodeAt(i))) i++;
+  else return 'syntax';
+  let plain = true;
+  if (text.charCodeAt(i) === 46 /* . */) {
+    plain = false;
+    if (!isDigit(text.charCodeAt(++i))) return 'syntax';
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  const e = text.charCodeAt(i);
+  if (e === 101 || e === 69 /* e E */) {
+    plain = false;
+    const sign = text.charCodeAt(++i);
+    if (sign === 43 || sign === 45) i++;
+    if (!isDigit(text.charCodeAt(i))) return 'syntax';
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  if (i !== n) return 'syntax';
+  if (exactIntegers && plain) {
+    const digits = n - digitsStart;
+    if (digits > MAX_EXACT.length || (digits === MAX_EXACT.length && text.slice(digitsStart) > MAX_EXACT)) return 'precision';
+  }
+  const value = Number(text);
+  if (!Number.isFinite(value)) return 'range';
+  return value + 0; // -0 is 0
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** A finite number from data: a JS number, or a string in the number syntax. Anything else is `undefined`. */
+export function numberFromData(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const n = readNumber(value, false);
+  return typeof n === 'number' ? n : undefined;
+}
