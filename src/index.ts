@@ -41,3 +41,4 @@ export type { DateRange } from './values/date';
 export { validate } from './check/validate';
 export { check, type CheckOptions } from './check/check';
 export { format } from './check/format';
+export { compile, type CompileOptions, type Predicate } from './eval/compile';
