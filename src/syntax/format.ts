@@ -75,7 +75,9 @@ function escapeSegment(segment: string, quoted: boolean): string {
       from = i;
     }
   }
-  return from === 0 ? segment : out + segment.slice(from);
+  // Every escape adds a backslash to `out`, so an empty `out` means nothing needed one
+  // (`from` cannot tell: it is still 0 after an escape at the first character).
+  return out === '' ? segment : out + segment.slice(from);
 }
 
 /**
