@@ -51,12 +51,13 @@ function decodeString(s: string, limits: Limits): DecodedQuery {
   if (s.charCodeAt(0) === 63 /* ? */) {
     start = 1;
   } else if (s.charCodeAt(0) === 47 /* / */ || URL_SCHEME.test(s)) {
-    // A URL or an absolute path: the query is what lies between "?" and "#".
-    const q = s.indexOf('?');
-    if (q === -1) return { params: [], diagnostics: [], stopped: false };
-    const hash = s.indexOf('#', q);
-    start = q + 1;
+    // A URL or an absolute path: the query is what lies between "?" and "#". The
+    // fragment starts at the first "#", so a "?" after it is part of the fragment.
+    const hash = s.indexOf('#');
     if (hash !== -1) end = hash;
+    const q = s.indexOf('?');
+    if (q === -1 || q > end) return { params: [], diagnostics: [], stopped: false };
+    start = q + 1;
   }
   return decodeRange(s, start, end, limits);
 }
