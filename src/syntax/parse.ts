@@ -296,7 +296,10 @@ function explainParam(
     if (e.offset < valueStart || e.offset >= valueEnd) continue;
     const start = e.offset - valueStart;
     escapes.push(start);
-    const end = Math.min(start + 2, filter.value.length);
+    // The span covers the backslash and the whole character after it, if any: both
+    // halves of a surrogate pair, so that the span never cuts a character in two.
+    const next = filter.value.codePointAt(start + 1);
+    const end = start + 1 + (next === undefined ? 0 : next > 0xffff ? 2 : 1);
     diagnostics.push(
       diagnostic(
         'INVALID_ESCAPE',
