@@ -156,6 +156,8 @@ function checkTokenLimits(
   const over = new Set<number>();
   let param = 0;
   let clauses = 1;
+  // Where the current clause starts, and where its operand starts (after any operator).
+  let clauseStart = 0;
   let operandStart = 0;
   let wildcards = 0;
   let reported = false;
@@ -165,7 +167,7 @@ function checkTokenLimits(
     const type = token.tokenType;
     if (type === KeyEnd) {
       layout.keyEnd.push(t);
-      operandStart = token.startOffset + 1;
+      clauseStart = operandStart = token.startOffset + 1;
       continue;
     }
     if (type === Operator) {
@@ -188,7 +190,7 @@ function checkTokenLimits(
           'LIMIT_EXCEEDED',
           `Parameter ${quote(filter.key)} has more than ${limits.maxClauses} clauses.`,
           where,
-          { start: clauseSpan.start, end: filter.value.length },
+          { start: clauseStart - valueStart, end: filter.value.length },
           'Combine fewer conditions in one parameter, or raise the maxClauses limit.',
         );
       } else if (token.startOffset - operandStart > limits.maxOperandLength) {
@@ -215,7 +217,7 @@ function checkTokenLimits(
       }
     }
     wildcards = 0;
-    operandStart = token.startOffset + 1;
+    clauseStart = operandStart = token.startOffset + 1;
     if (type === Semi) {
       clauses++;
       continue;
