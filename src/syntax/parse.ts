@@ -394,7 +394,14 @@ function explainClause(
   // tokens after it: INVALID_ESCAPE already says what is wrong.
   if (hasInvalidEscape && error.name !== 'NotAllInputParsedException') return undefined;
   // What is left is text where the clause should have ended: after a closing quote.
-  const start = error.token.tokenType === EOF ? span.end : error.token.startOffset - valueStart;
+  // It starts right after the quote, even where an invalid escape left no token there.
+  const close = clause.find((t) => t.tokenType === CloseQuote);
+  const start =
+    close !== undefined
+      ? close.startOffset + 1 - valueStart
+      : error.token.tokenType === EOF
+        ? span.end
+        : error.token.startOffset - valueStart;
   return diagnostic(
     'UNEXPECTED_TEXT',
     `Parameter ${quote(filter.key)} has text after a closing quote: ${quote(filter.value.slice(start, span.end))}.`,
