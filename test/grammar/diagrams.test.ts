@@ -13,13 +13,14 @@ describe('grammar definition', () => {
   it('builds a validated lexer without definition errors or warnings', () => {
     const lexer = createFilterLexer(true);
     expect(lexer.lexerDefinitionErrors).toEqual([]);
-    expect(lexer.lexerDefinitionWarning).toEqual([]);
+    // Warnings (such as a lost first-character optimization) are kept on an untyped field.
+    expect((lexer as unknown as { lexerDefinitionWarning: unknown[] }).lexerDefinitionWarning).toEqual([]);
   });
 });
 
 describe('grammar/diagrams.html', () => {
   it('draws every rule of the parser', () => {
-    const rules = new FilterParser(true).getSerializedGastProductions().map((rule) => rule.name);
+    const rules = new FilterParser(true).getSerializedGastProductions().map((rule) => (rule as { name?: string }).name);
     expect(rules).toEqual(['query', 'param', 'path', 'value', 'clause', 'operand']);
     const page = renderDiagrams();
     for (const rule of rules) expect(page).toContain(`"name": "${rule}"`);
