@@ -83,9 +83,12 @@ function escapeSegment(segment: string, quoted: boolean): string {
 /**
  * Characters left as they are in a query component. Everything else is
  * percent-encoded as UTF-8, `+`, `&`, `=`, `%`, `#`, quotes and backslashes included.
+ * So are `/` and `?`, although a query may hold them: `parse` reads a string that
+ * starts with `?`, `/` or `scheme://` as a URL or a `?`-prefixed query, so a first key
+ * such as `/x` or `a://b` would not be read back as written.
  */
 const SAFE = new Uint8Array(128);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;:@/?") SAFE[c.charCodeAt(0)] = 1;
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;:@") SAFE[c.charCodeAt(0)] = 1;
 
 /** Percent-encodes a key or value for a query string. */
 export function encodeComponent(text: string): string {

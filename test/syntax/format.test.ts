@@ -53,6 +53,9 @@ describe('format: canonical query strings', () => {
     ['repeats a pass-through key for each value', query([], { businessName: ['A', 'B'] }), 'businessName=A&businessName=B'],
     ['writes a repeated filter key once per parameter', query([param('value', clause('gte', '1')), param('value', clause('lte', '5'))]), 'value=gte:1&value=lte:5'],
     ['writes nothing for an empty query', query([]), ''],
+    ['encodes a first key that would read as a path', query([], { '/x': '1' }), '%2Fx=1'],
+    ['encodes a first key that would read as a leading ?', query([], { '?x': '1' }), '%3Fx=1'],
+    ['encodes a first key that would read as a URL', query([], { 'a://b': '1' }), 'a:%2F%2Fb=1'],
   ])('%s', (_name, ast, expected) => {
     expect(format(ast)).toBe(expected);
     // Canonical means it also reads back as the same tree.
@@ -75,7 +78,9 @@ describe('format: canonical query strings', () => {
 describe('encodeComponent', () => {
   it.each([
     ['Acme', 'Acme'],
-    ["-._~!$'()*,;:@/?", "-._~!$'()*,;:@/?"],
+    ["-._~!$'()*,;:@", "-._~!$'()*,;:@"],
+    // Readable in a query, but at its start parse would take them for a URL or a "?".
+    ['/?', '%2F%3F'],
     [' +&=#%"\\', '%20%2B%26%3D%23%25%22%5C'],
     ['\u007f', '%7F'],
     ['é', '%C3%A9'],
