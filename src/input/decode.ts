@@ -171,7 +171,10 @@ function hexByte(s: string, i: number): number {
 
 /**
  * Number of `%XX` escapes forming one well-formed UTF-8 sequence at `i` (RFC 3629
- * table 3-7), or minus the number of escapes up to and including the first bad one.
+ * table 3-7), or minus the length of the ill-formed sequence there: a bad lead byte
+ * alone, or the lead byte and the continuation bytes that were still valid (the
+ * "maximal subpart" of Unicode §3.9), not the byte that broke the sequence, which
+ * may be fine on its own (`%C3%28` is a bad `%C3` and then "(").
  */
 function utf8SequenceLength(s: string, i: number): number {
   const lead = hexByte(s, i);
