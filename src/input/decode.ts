@@ -51,12 +51,13 @@ function decodeString(s: string, limits: Limits): DecodedQuery {
   if (s.charCodeAt(0) === 63 /* ? */) {
     start = 1;
   } else if (s.charCodeAt(0) === 47 /* / */ || URL_SCHEME.test(s)) {
-    // A URL or an absolute path: the query is what lies between "?" and "#".
-    const q = s.indexOf('?');
-    if (q === -1) return { params: [], diagnostics: [], stopped: false };
-    const hash = s.indexOf('#', q);
-    start = q + 1;
+    // A URL or an absolute path: the query is what lies between "?" and "#". The
+    // fragment starts at the first "#", so a "?" after it is part of the fragment.
+    const hash = s.indexOf('#');
     if (hash !== -1) end = hash;
+    const q = s.indexOf('?');
+    if (q === -1 || q > end) return { params: [], diagnostics: [], stopped: false };
+    start = q + 1;
   }
   return decodeRange(s, start, end, limits);
 }
@@ -68,26 +69,23 @@ function decodeRange(s: string, start: number, end: number, limits: Limits): Dec
   if (end - start > limits.maxQueryLength) return failed(queryTooLong(end - start, limits));
   const params: RawParam[] = [];
   const diagnostics: Diagnostic[] = [];
+  let count = 0;
   let pos = start;
   while (pos < end) {
     let amp = s.indexOf('&', pos);
     if (amp === -1 || amp > end) amp = end;
     if (amp > pos) {
-      if (params.length + diagnostics.length >= limits.maxParams) return failed(tooManyParams(limits));
+      if (count++ >= limits.maxParams) return failed(tooManyParams(limits));
       let eq = s.indexOf('=', pos);
       if (eq >= amp) eq = -1;
       const rawKey = s.slice(pos, eq === -1 ? amp : eq);
       const rawValue = eq === -1 ? undefined : s.slice(eq + 1, amp);
       const key = decodeComponent(rawKey);
-      if (key === undefined) {
-        diagnostics.push(malformed(rawKey, rawKey, 'key'));
-      } else if (rawValue === undefined) {
-        params.push({ key, value: undefined });
-      } else {
-        const value = decodeComponent(rawValue);
-        if (value === undefined) diagnostics.push(malformed(key, rawValue, 'value'));
-        else params.push({ key, value });
-      }
+      const value = rawValue === undefined ? undefined : decodeComponent(rawValue);
+      // Both sides are checked, so that a part with two bad escapes gets two diagnostics.
+      if (key === undefined) diagnostics.push(malformed(rawKey, rawKey, 'key'));
+      if (rawValue !== undefined && value === undefined) diagnostics.push(malformed(key ?? rawKey, rawValue, 'value'));
+      if (key !== undefined && (rawValue === undefined || value !== undefined)) params.push({ key, value });
     }
     pos = amp + 1;
   }
@@ -173,7 +171,10 @@ function hexByte(s: string, i: number): number {
 
 /**
  * Number of `%XX` escapes forming one well-formed UTF-8 sequence at `i` (RFC 3629
- * table 3-7), or minus the number of escapes up to and including the first bad one.
+ * table 3-7), or minus the length of the ill-formed sequence there: a bad lead byte
+ * alone, or the lead byte and the continuation bytes that were still valid (the
+ * "maximal subpart" of Unicode §3.9), not the byte that broke the sequence, which
+ * may be fine on its own (`%C3%28` is a bad `%C3` and then "(").
  */
 function utf8SequenceLength(s: string, i: number): number {
   const lead = hexByte(s, i);
@@ -224,13 +225,16 @@ function decodedPairs(pairs: Iterable<readonly [string, string]>, limits: Limits
   const params: RawParam[] = [];
   const diagnostics: Diagnostic[] = [];
   let size = 0;
+  let count = 0;
   for (const [key, value] of pairs) {
     size += key.length + value.length + 2;
     if (size - 1 > limits.maxQueryLength) return failed(queryTooLong(size - 1, limits));
-    if (params.length + diagnostics.length >= limits.maxParams) return failed(tooManyParams(limits));
-    const problem = checkDecoded(key, key, 'key') ?? checkDecoded(key, value, 'value');
-    if (problem !== undefined) diagnostics.push(problem);
-    else params.push({ key, value });
+    if (count++ >= limits.maxParams) return failed(tooManyParams(limits));
+    const keyProblem = checkDecoded(key, key, 'key');
+    const valueProblem = checkDecoded(key, value, 'value');
+    if (keyProblem !== undefined) diagnostics.push(keyProblem);
+    if (valueProblem !== undefined) diagnostics.push(valueProblem);
+    if (keyProblem === undefined && valueProblem === undefined) params.push({ key, value });
   }
   return { params, diagnostics, stopped: false };
 }

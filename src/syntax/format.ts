@@ -75,15 +75,20 @@ function escapeSegment(segment: string, quoted: boolean): string {
       from = i;
     }
   }
-  return from === 0 ? segment : out + segment.slice(from);
+  // Every escape adds a backslash to `out`, so an empty `out` means nothing needed one
+  // (`from` cannot tell: it is still 0 after an escape at the first character).
+  return out === '' ? segment : out + segment.slice(from);
 }
 
 /**
  * Characters left as they are in a query component. Everything else is
  * percent-encoded as UTF-8, `+`, `&`, `=`, `%`, `#`, quotes and backslashes included.
+ * So are `/` and `?`, although a query may hold them: `parse` reads a string that
+ * starts with `?`, `/` or `scheme://` as a URL or a `?`-prefixed query, so a first key
+ * such as `/x` or `a://b` would not be read back as written.
  */
 const SAFE = new Uint8Array(128);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;:@/?") SAFE[c.charCodeAt(0)] = 1;
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;:@") SAFE[c.charCodeAt(0)] = 1;
 
 /** Percent-encodes a key or value for a query string. */
 export function encodeComponent(text: string): string {

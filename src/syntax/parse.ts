@@ -1,6 +1,6 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
 import { diagnostic, quote, type Diagnostic, type Result, type Span } from '../diagnostics/diagnostic';
-import { decodeQuery, type QueryInput, type RawParam } from '../input/decode';
+import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
 import type { FilterAst, Param, PassThroughParams, Path } from './ast';
 import { filterLexer, filterParser } from './parser';
@@ -31,16 +31,17 @@ export function parse(input: QueryInput, options?: ParseOptions): Result<FilterA
   const passThrough = options?.params === undefined ? EMPTY_SET : new Set(options.params);
   const params: Record<string, string | string[]> = {};
   const diagnostics = decoded.diagnostics;
-  const filters: RawParam[] = [];
+  const filters: FilterText[] = [];
   for (const raw of decoded.params) {
     if (passThrough.has(raw.key)) addPassThrough(params, raw.key, raw.value ?? '');
     else {
-      const problem = precheck(raw, limits);
-      if (problem === undefined) filters.push(raw);
+      const filter = { key: raw.key, value: raw.value ?? '' };
+      const problem = precheck(filter, limits);
+      if (problem === undefined) filters.push(filter);
       else diagnostics.push(problem);
     }
   }
-  const parsed = filters.length === 0 ? [] : parseFilters(filters as FilterText[], limits, diagnostics);
+  const parsed = filters.length === 0 ? [] : parseFilters(filters, limits, diagnostics);
   if (diagnostics.length > 0) return { ok: false, errors: diagnostics };
   return { ok: true, value: { type: 'Query', filters: parsed, params: params as PassThroughParams } };
 }
@@ -55,33 +56,18 @@ function addPassThrough(params: Record<string, string | string[]>, key: string, 
   else previous.push(value);
 }
 
-/** A filter parameter that passed the checks done before lexing. */
+/** A filter parameter: its key and value as decoded (a part without "=" has the value ""). */
 interface FilterText {
   readonly key: string;
   readonly value: string;
 }
 
-/** The checks that need no lexing: empty key or value, path depth. */
-function precheck(raw: RawParam, limits: Limits): Diagnostic | undefined {
-  const { key, value } = raw;
-  if (key === '') {
-    return diagnostic(
-      'INVALID_PATH',
-      `A parameter has an empty name.`,
-      { param: key, in: 'key', text: key },
-      { start: 0, end: 0 },
-      'Write the field to filter before the "=", e.g. totalAmount=100.',
-    );
-  }
-  if (value === undefined || value === '') {
-    return diagnostic(
-      'EMPTY_VALUE',
-      `Parameter ${quote(key)} has an empty value.`,
-      { param: key, in: 'value', text: '' },
-      { start: 0, end: 0 },
-      `Give a value after the "=", or match the empty string with ${key}="".`,
-    );
-  }
+/**
+ * The check that needs no lexing: path depth, a limit, so that a path past it is not
+ * lexed at all. An empty key or value is found while explaining a failed parse, so
+ * that a parameter with both ("=") gets both diagnostics.
+ */
+function precheck({ key }: FilterText, limits: Limits): Diagnostic | undefined {
   let depth = 1;
   for (let i = key.indexOf('.'); i !== -1; i = key.indexOf('.', i + 1)) depth++;
   if (depth > limits.maxPathDepth) {
@@ -156,6 +142,8 @@ function checkTokenLimits(
   const over = new Set<number>();
   let param = 0;
   let clauses = 1;
+  // Where the current clause starts, and where its operand starts (after any operator).
+  let clauseStart = 0;
   let operandStart = 0;
   let wildcards = 0;
   let reported = false;
@@ -165,7 +153,7 @@ function checkTokenLimits(
     const type = token.tokenType;
     if (type === KeyEnd) {
       layout.keyEnd.push(t);
-      operandStart = token.startOffset + 1;
+      clauseStart = operandStart = token.startOffset + 1;
       continue;
     }
     if (type === Operator) {
@@ -188,7 +176,7 @@ function checkTokenLimits(
           'LIMIT_EXCEEDED',
           `Parameter ${quote(filter.key)} has more than ${limits.maxClauses} clauses.`,
           where,
-          { start: clauseSpan.start, end: filter.value.length },
+          { start: clauseStart - valueStart, end: filter.value.length },
           'Combine fewer conditions in one parameter, or raise the maxClauses limit.',
         );
       } else if (token.startOffset - operandStart > limits.maxOperandLength) {
@@ -215,7 +203,7 @@ function checkTokenLimits(
       }
     }
     wildcards = 0;
-    operandStart = token.startOffset + 1;
+    clauseStart = operandStart = token.startOffset + 1;
     if (type === Semi) {
       clauses++;
       continue;
@@ -275,6 +263,16 @@ function explainParam(
         PATH_HINT,
       ),
     );
+  } else if (filter.key === '') {
+    diagnostics.push(
+      diagnostic(
+        'INVALID_PATH',
+        `Parameter "" has an empty name.`,
+        keyWhere,
+        { start: 0, end: 0 },
+        'Write the field to filter before the "=", e.g. totalAmount=100.',
+      ),
+    );
   } else if (parser.errors.length > 0 || path === undefined) {
     const at = parser.errors[0]?.token;
     const start = at === undefined || at.tokenType === EOF ? filter.key.length : at.startOffset - keyStart;
@@ -291,12 +289,28 @@ function explainParam(
     checkReservedNames(filter.key, path, diagnostics);
   }
 
+  if (filter.value === '') {
+    diagnostics.push(
+      diagnostic(
+        'EMPTY_VALUE',
+        `Parameter ${quote(filter.key)} has an empty value.`,
+        valueWhere,
+        { start: 0, end: 0 },
+        `Give a value after the "=", or match the empty string with ${filter.key}="".`,
+      ),
+    );
+    return;
+  }
+
   const escapes: number[] = [];
   for (const e of lexErrors) {
     if (e.offset < valueStart || e.offset >= valueEnd) continue;
     const start = e.offset - valueStart;
     escapes.push(start);
-    const end = Math.min(start + 2, filter.value.length);
+    // The span covers the backslash and the whole character after it, if any: both
+    // halves of a surrogate pair, so that the span never cuts a character in two.
+    const next = filter.value.codePointAt(start + 1);
+    const end = start + 1 + (next === undefined ? 0 : next > 0xffff ? 2 : 1);
     diagnostics.push(
       diagnostic(
         'INVALID_ESCAPE',
@@ -380,7 +394,14 @@ function explainClause(
   // tokens after it: INVALID_ESCAPE already says what is wrong.
   if (hasInvalidEscape && error.name !== 'NotAllInputParsedException') return undefined;
   // What is left is text where the clause should have ended: after a closing quote.
-  const start = error.token.tokenType === EOF ? span.end : error.token.startOffset - valueStart;
+  // It starts right after the quote, even where an invalid escape left no token there.
+  const close = clause.find((t) => t.tokenType === CloseQuote);
+  const start =
+    close !== undefined
+      ? close.startOffset + 1 - valueStart
+      : error.token.tokenType === EOF
+        ? span.end
+        : error.token.startOffset - valueStart;
   return diagnostic(
     'UNEXPECTED_TEXT',
     `Parameter ${quote(filter.key)} has text after a closing quote: ${quote(filter.value.slice(start, span.end))}.`,

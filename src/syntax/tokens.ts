@@ -35,9 +35,20 @@ export const Dot = createToken({ name: 'Dot', pattern: '.' });
 export const ValueEnd = createToken({ name: 'ValueEnd', pattern: SEPARATOR, pop_mode: true });
 export const Semi = createToken({ name: 'Semi', pattern: ';' });
 
-/** True when the next token starts a clause: first in a value, or after `;`. */
-function atClauseStart(tokens: IToken[]): boolean {
-  const previous = tokens[tokens.length - 1]?.tokenType;
+/**
+ * The type of the token that ends right at `offset`. A lexing error (an invalid
+ * escape) drops its characters without a token, so the last token is not always
+ * adjacent: in `\gte:` the `g` follows a dropped backslash, not the start of the value.
+ */
+function typeBefore(tokens: IToken[], offset: number): TokenType | undefined {
+  const previous = tokens[tokens.length - 1];
+  if (previous === undefined || previous.startOffset + previous.image.length !== offset) return undefined;
+  return previous.tokenType;
+}
+
+/** True when the next token starts a clause: first in a value, or right after `;`. */
+function atClauseStart(tokens: IToken[], offset: number): boolean {
+  const previous = typeBefore(tokens, offset);
   return previous === KeyEnd || previous === Semi;
 }
 
@@ -52,7 +63,7 @@ export const Operator = createToken({
   name: 'Operator',
   pattern: {
     exec(text: string, offset: number, tokens: IToken[]): RegExpExecArray | null {
-      if (!atClauseStart(tokens)) return null;
+      if (!atClauseStart(tokens, offset)) return null;
       OPERATOR_PREFIX.lastIndex = offset;
       return OPERATOR_PREFIX.exec(text);
     },
@@ -69,7 +80,7 @@ export const OpenQuote = createToken({
   pattern: {
     exec(text: string, offset: number, tokens: IToken[]): [string] | null {
       if (text.charCodeAt(offset) !== 34) return null;
-      return atClauseStart(tokens) || tokens[tokens.length - 1]?.tokenType === Operator ? QUOTE : null;
+      return atClauseStart(tokens, offset) || typeBefore(tokens, offset) === Operator ? QUOTE : null;
     },
   },
   start_chars_hint: ['"'],

@@ -1,0 +1,92 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import * as source from '../src/index';
+import { summarize } from './support/summary';
+
+type Api = typeof source;
+
+const root = new URL('../', import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+  type?: string;
+  sideEffects?: unknown;
+  main?: string;
+  module?: string;
+  types?: string;
+  exports?: Record<string, unknown>;
+};
+
+/** The path of a built file; a missing build is a failure that says what to do, never a skip. */
+function built(file: string): string {
+  const path = fileURLToPath(new URL(file, root));
+  if (!existsSync(path)) throw new Error(`${file} is missing: run \`npm run build\` first (\`npm test\` does).`);
+  return path;
+}
+
+/** The newest modification time under a directory. */
+function newest(dir: string): number {
+  let time = 0;
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const stat = statSync(`${dir}/${entry}`);
+    if (stat.isFile()) time = Math.max(time, stat.mtimeMs);
+  }
+  return time;
+}
+
+const QUERY = 'businessName=Acme&customerRef.id=42&totalAmount=gte:100;lte:200&vendorName=%25acme%25';
+const EXPECTED = {
+  filters: [
+    { key: 'customerRef.id', path: ['customerRef', 'id'], clauses: [['eq', '42']] },
+    { key: 'totalAmount', path: ['totalAmount'], clauses: [['gte', '100'], ['lte', '200']] },
+    { key: 'vendorName', path: ['vendorName'], clauses: [['eq', ['', 'acme', '']]] },
+  ],
+  params: { businessName: 'Acme' },
+};
+
+function check(api: Api): void {
+  const result = api.parse(QUERY, { params: ['businessName'] });
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  expect(summarize(result.value)).toEqual(EXPECTED);
+  expect(api.format(result.value)).toBe('businessName=Acme&customerRef.id=42&totalAmount=gte:100;lte:200&vendorName=%25acme%25');
+  // The same public names as the source entry point, no more, no fewer.
+  expect(Object.keys(api).sort()).toEqual(Object.keys(source).sort());
+}
+
+describe('the built package', () => {
+  it('is not older than its sources', () => {
+    const build = statSync(built('dist/index.js')).mtimeMs;
+    expect(newest(fileURLToPath(new URL('src', root))) <= build, 'dist/ is older than src/: run `npm run build`').toBe(true);
+  });
+
+  it('works as an ES module: dist/index.js through import()', async () => {
+    const api = (await import(built('dist/index.js'))) as Api;
+    check(api);
+  });
+
+  it('works as CommonJS: dist/index.cjs through require()', () => {
+    const api = createRequire(import.meta.url)(built('dist/index.cjs')) as Api;
+    check(api);
+  });
+});
+
+describe('package.json', () => {
+  it('is an ES module package without side effects', () => {
+    expect(pkg.type).toBe('module');
+    expect(pkg.sideEffects).toBe(false);
+  });
+
+  it('exports types first under each condition, and every file it names exists', () => {
+    const main = pkg.exports?.['.'] as Record<string, Record<string, string>>;
+    expect(Object.keys(main).sort()).toEqual(['import', 'require']);
+    for (const [condition, target] of Object.entries(main)) {
+      // TypeScript takes the first matching condition: `types` must come before `default`.
+      expect(Object.keys(target), condition).toEqual(['types', 'default']);
+      built(target.types!);
+      built(target.default!);
+    }
+    expect(main.import!.types).toMatch(/\.d\.ts$/);
+    expect(main.require!.types).toMatch(/\.d\.cts$/);
+    for (const field of [pkg.main, pkg.module, pkg.types]) built(field!);
+  });
+});
