@@ -12,18 +12,21 @@ export type QueryInput = string | URL | URLSearchParams | QueryRecord;
 
 /** One `key=value` part of a query, decoded. */
 export interface RawParam {
+  /** The key decoded, or as sent when it could not be decoded. */
   readonly key: string;
   /** `undefined` when the part had no `=` at all. */
   readonly value: string | undefined;
+  /** Set when the part could not be read: nothing more is done with it. */
+  readonly problems?: readonly Diagnostic[];
 }
 
-/** The parameters of a query in order, and what went wrong reading them. */
-export interface DecodedQuery {
-  readonly params: RawParam[];
-  readonly diagnostics: Diagnostic[];
-  /** A whole-query limit was exceeded: nothing more may be done with this input. */
-  readonly stopped: boolean;
-}
+/**
+ * The parts of a query in order, each decoded or with its problems; or, when a
+ * whole-query limit was exceeded or the input is not a query at all, only that.
+ */
+export type DecodedQuery =
+  | { readonly params: RawParam[]; readonly stopped?: undefined }
+  | { readonly params?: undefined; readonly stopped: Diagnostic };
 
 const ENCODING_HINT =
   'A "%" that is meant as the wildcard, or as a percent sign, is sent encoded as "%25", e.g. vendorName=%25acme%25.';
@@ -33,16 +36,26 @@ export function decodeQuery(input: unknown, limits: Limits): DecodedQuery {
   if (typeof input === 'string') return decodeString(input, limits);
   if (input instanceof URL) return decodeRange(input.search, input.search.length > 0 ? 1 : 0, input.search.length, limits);
   if (input instanceof URLSearchParams) return decodedPairs(input.entries(), limits);
-  if (typeof input === 'object' && input !== null && !Array.isArray(input)) return decodeRecord(input, limits);
+  if (isRecord(input)) return decodeRecord(input, limits);
   return failed(
     diagnostic(
       'INVALID_PARAMETER',
-      `The query must be a string, URL, URLSearchParams or record of strings, not ${describe(input)}.`,
+      `The query must be a string, URL, URLSearchParams or plain object of strings, not ${describe(input)}.`,
       undefined,
       undefined,
       'Pass the query string as sent, or the framework\'s parsed query object.',
     ),
   );
+}
+
+/**
+ * Only plain objects are records: a `Map` or a class instance has no own enumerable
+ * keys to read, and taking it for an empty query would match everything.
+ */
+function isRecord(input: unknown): input is object {
+  if (typeof input !== 'object' || input === null) return false;
+  const proto: unknown = Object.getPrototypeOf(input);
+  return proto === Object.prototype || proto === null;
 }
 
 function decodeString(s: string, limits: Limits): DecodedQuery {
@@ -56,7 +69,7 @@ function decodeString(s: string, limits: Limits): DecodedQuery {
     const hash = s.indexOf('#');
     if (hash !== -1) end = hash;
     const q = s.indexOf('?');
-    if (q === -1 || q > end) return { params: [], diagnostics: [], stopped: false };
+    if (q === -1 || q > end) return { params: [] };
     start = q + 1;
   }
   return decodeRange(s, start, end, limits);
@@ -68,7 +81,6 @@ const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 function decodeRange(s: string, start: number, end: number, limits: Limits): DecodedQuery {
   if (end - start > limits.maxQueryLength) return failed(queryTooLong(end - start, limits));
   const params: RawParam[] = [];
-  const diagnostics: Diagnostic[] = [];
   let count = 0;
   let pos = start;
   while (pos < end) {
@@ -82,14 +94,19 @@ function decodeRange(s: string, start: number, end: number, limits: Limits): Dec
       const rawValue = eq === -1 ? undefined : s.slice(eq + 1, amp);
       const key = decodeComponent(rawKey);
       const value = rawValue === undefined ? undefined : decodeComponent(rawValue);
-      // Both sides are checked, so that a part with two bad escapes gets two diagnostics.
-      if (key === undefined) diagnostics.push(malformed(rawKey, rawKey, 'key'));
-      if (rawValue !== undefined && value === undefined) diagnostics.push(malformed(key ?? rawKey, rawValue, 'value'));
-      if (key !== undefined && (rawValue === undefined || value !== undefined)) params.push({ key, value });
+      if (key !== undefined && (rawValue === undefined || value !== undefined)) {
+        params.push({ key, value });
+      } else {
+        // Both sides are checked, so that a part with two bad escapes gets two diagnostics.
+        const problems: Diagnostic[] = [];
+        if (key === undefined) problems.push(malformed(rawKey, rawKey, 'key'));
+        if (rawValue !== undefined && value === undefined) problems.push(malformed(key ?? rawKey, rawValue, 'value'));
+        params.push({ key: key ?? rawKey, value: undefined, problems });
+      }
     }
     pos = amp + 1;
   }
-  return { params, diagnostics, stopped: false };
+  return { params };
 }
 
 /**
@@ -220,28 +237,31 @@ function checkDecoded(param: string, text: string, where: 'key' | 'value'): Diag
   return diagnostic('MALFORMED_ENCODING', `The ${where} of parameter ${quote(param)} ${problem}.`, { param, in: where, text }, span, 'Send only Unicode text without control character NUL.');
 }
 
+/** A record value that cannot be a parameter: it stays in the list, in its place, with its problem. */
+type Unreadable = readonly [string, Diagnostic];
+
 /** Pairs that are already decoded (URLSearchParams, or a flattened record). */
-function decodedPairs(pairs: Iterable<readonly [string, string]>, limits: Limits): DecodedQuery {
+function decodedPairs(pairs: Iterable<readonly [string, string] | Unreadable>, limits: Limits): DecodedQuery {
   const params: RawParam[] = [];
-  const diagnostics: Diagnostic[] = [];
   let size = 0;
-  let count = 0;
   for (const [key, value] of pairs) {
+    if (params.length >= limits.maxParams) return failed(tooManyParams(limits));
+    if (typeof value !== 'string') {
+      params.push({ key, value: undefined, problems: [value] });
+      continue;
+    }
     size += key.length + value.length + 2;
     if (size - 1 > limits.maxQueryLength) return failed(queryTooLong(size - 1, limits));
-    if (count++ >= limits.maxParams) return failed(tooManyParams(limits));
     const keyProblem = checkDecoded(key, key, 'key');
     const valueProblem = checkDecoded(key, value, 'value');
-    if (keyProblem !== undefined) diagnostics.push(keyProblem);
-    if (valueProblem !== undefined) diagnostics.push(valueProblem);
     if (keyProblem === undefined && valueProblem === undefined) params.push({ key, value });
+    else params.push({ key, value: undefined, problems: [keyProblem, valueProblem].filter((d) => d !== undefined) });
   }
-  return { params, diagnostics, stopped: false };
+  return { params };
 }
 
 function decodeRecord(record: object, limits: Limits): DecodedQuery {
-  const pairs: [string, string][] = [];
-  const problems: Diagnostic[] = [];
+  const pairs: ([string, string] | Unreadable)[] = [];
   try {
     for (const key of Object.keys(record)) {
       const value: unknown = (record as Record<string, unknown>)[key];
@@ -253,16 +273,14 @@ function decodeRecord(record: object, limits: Limits): DecodedQuery {
       } else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
         for (const v of value as string[]) pairs.push([key, v]);
       } else {
-        problems.push(invalidRecordValue(key, value));
+        pairs.push([key, invalidRecordValue(key, value)]);
       }
-      if (pairs.length + problems.length > limits.maxParams) return failed(tooManyParams(limits));
+      if (pairs.length > limits.maxParams) return failed(tooManyParams(limits));
     }
   } catch {
     return failed(diagnostic('INVALID_PARAMETER', 'The query object could not be read.', undefined, undefined, 'Pass a plain object of strings.'));
   }
-  const decoded = decodedPairs(pairs, limits);
-  if (decoded.stopped) return decoded;
-  return { ...decoded, diagnostics: [...problems, ...decoded.diagnostics] };
+  return decodedPairs(pairs, limits);
 }
 
 function invalidRecordValue(key: string, value: unknown): Diagnostic {
@@ -281,7 +299,16 @@ function invalidRecordValue(key: string, value: unknown): Diagnostic {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list with non-string items';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  if (isRecord(value)) return 'an object';
+  try {
+    const tag = Object.prototype.toString.call(value).slice(8, -1);
+    if (tag !== 'Object') return `a ${tag}`;
+    const name: unknown = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' ? `an instance of ${name}` : 'an object with a prototype';
+  } catch {
+    return 'an object that cannot be read';
+  }
 }
 
 function queryTooLong(length: number, limits: Limits): Diagnostic {
@@ -305,5 +332,5 @@ function tooManyParams(limits: Limits): Diagnostic {
 }
 
 function failed(d: Diagnostic): DecodedQuery {
-  return { params: [], diagnostics: [d], stopped: true };
+  return { stopped: d };
 }

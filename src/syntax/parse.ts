@@ -2,7 +2,7 @@ import { EOF, type ILexingError, type IRecognitionException, type IToken } from 
 import { diagnostic, quote, type Diagnostic, type Result, type Span } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
-import type { FilterAst, Param, PassThroughParams, Path } from './ast';
+import type { Clause, FilterAst, Param, PassThroughParams, Path } from './ast';
 import { filterLexer, filterParser } from './parser';
 import { CloseQuote, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
 
@@ -14,52 +14,92 @@ export interface ParseOptions {
    * Keys that are plain request parameters, passed through untouched instead of
    * parsed as filters (`check` adds the schema's `params`).
    */
-  readonly params?: Iterable<string>;
+  readonly params?: readonly string[] | ReadonlySet<string>;
 }
 
 /** Names that would reach an object's prototype machinery: refused in every path. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** One filter parameter after parsing: its node, or what is wrong with it. */
+export interface ParsedParam {
+  readonly key: string;
+  readonly value: string;
+  /** Set when the parameter parsed without problems. */
+  param?: Param;
+  /** Set when it did not. */
+  problems?: Diagnostic[];
+}
+
+/** Every filter parameter of a query in order, parsed or not, and the pass-through ones. */
+export type ParsedQuery =
+  | { readonly filters: readonly ParsedParam[]; readonly params: PassThroughParams; readonly stopped?: undefined }
+  | { readonly filters?: undefined; readonly params?: undefined; readonly stopped: Diagnostic };
+
 /**
  * Parses a query into its syntax tree. Never throws: every problem of every parameter
- * is a diagnostic in one `Result`.
+ * is a diagnostic in one `Result`, in query order.
  */
 export function parse(input: QueryInput, options?: ParseOptions): Result<FilterAst> {
+  const parsed = parseParams(input, options);
+  if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
+  const errors = problemsOf(parsed.filters);
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, value: { type: 'Query', filters: parsed.filters.map((f) => f.param!), params: parsed.params } };
+}
+
+/** The problems of the parameters, in order. */
+export function problemsOf(filters: readonly ParsedParam[]): Diagnostic[] {
+  const errors: Diagnostic[] = [];
+  for (const f of filters) if (f.problems !== undefined) errors.push(...f.problems);
+  return errors;
+}
+
+/**
+ * Parses every parameter and keeps the outcome per parameter, so that a caller (`check`)
+ * can go on with the parameters that parsed and report every problem of the query.
+ */
+export function parseParams(input: QueryInput, options?: ParseOptions): ParsedQuery {
   const limits = resolveLimits(options?.limits);
+  const passThrough = passThroughKeys(options?.params);
   const decoded = decodeQuery(input, limits);
-  if (decoded.stopped) return { ok: false, errors: decoded.diagnostics };
-  const passThrough = options?.params === undefined ? EMPTY_SET : new Set(options.params);
+  if (decoded.stopped !== undefined) return decoded;
   const params: Record<string, string | string[]> = {};
-  const diagnostics = decoded.diagnostics;
-  const filters: FilterText[] = [];
+  const filters: ParsedParam[] = [];
+  const pending: ParsedParam[] = [];
   for (const raw of decoded.params) {
-    if (passThrough.has(raw.key)) addPassThrough(params, raw.key, raw.value ?? '');
-    else {
-      const filter = { key: raw.key, value: raw.value ?? '' };
-      const problem = precheck(filter, limits);
-      if (problem === undefined) filters.push(filter);
-      else diagnostics.push(problem);
+    if (raw.problems === undefined && passThrough.has(raw.key)) {
+      addPassThrough(params, raw.key, raw.value ?? '');
+      continue;
     }
+    const filter: ParsedParam = { key: raw.key, value: raw.value ?? '' };
+    filters.push(filter);
+    if (raw.problems !== undefined) filter.problems = [...raw.problems];
+    else if (!overDepth(filter, limits)) pending.push(filter);
   }
-  const parsed = filters.length === 0 ? [] : parseFilters(filters, limits, diagnostics);
-  if (diagnostics.length > 0) return { ok: false, errors: diagnostics };
-  return { ok: true, value: { type: 'Query', filters: parsed, params: params as PassThroughParams } };
+  if (pending.length > 0) parseFilters(pending, limits);
+  return { filters, params };
 }
 
 const EMPTY_SET: ReadonlySet<string> = new Set();
 
+function passThroughKeys(keys: readonly string[] | ReadonlySet<string> | undefined): ReadonlySet<string> {
+  if (keys === undefined) return EMPTY_SET;
+  if (typeof keys === 'string' || typeof keys !== 'object') throw new TypeError('parse: "params" must be an array or Set of keys.');
+  const set = keys instanceof Set ? keys : new Set(keys);
+  // A pass-through value is stored under its key: "__proto__" would not be stored at all.
+  if (set.has('__proto__')) throw new TypeError('parse: "__proto__" cannot be a pass-through parameter.');
+  return set;
+}
+
 function addPassThrough(params: Record<string, string | string[]>, key: string, value: string): void {
-  if (key === '__proto__') return;
   const previous = params[key];
   if (previous === undefined) params[key] = value;
   else if (typeof previous === 'string') params[key] = [previous, value];
   else previous.push(value);
 }
 
-/** A filter parameter: its key and value as decoded (a part without "=" has the value ""). */
-interface FilterText {
-  readonly key: string;
-  readonly value: string;
+function addProblem(filter: ParsedParam, problem: Diagnostic): void {
+  (filter.problems ??= []).push(problem);
 }
 
 /**
@@ -67,19 +107,22 @@ interface FilterText {
  * lexed at all. An empty key or value is found while explaining a failed parse, so
  * that a parameter with both ("=") gets both diagnostics.
  */
-function precheck({ key }: FilterText, limits: Limits): Diagnostic | undefined {
+function overDepth(filter: ParsedParam, limits: Limits): boolean {
+  const key = filter.key;
   let depth = 1;
   for (let i = key.indexOf('.'); i !== -1; i = key.indexOf('.', i + 1)) depth++;
-  if (depth > limits.maxPathDepth) {
-    return diagnostic(
+  if (depth <= limits.maxPathDepth) return false;
+  addProblem(
+    filter,
+    diagnostic(
       'LIMIT_EXCEEDED',
       `Parameter ${quote(key)} has a path of ${depth} names; at most ${limits.maxPathDepth} are allowed.`,
       { param: key, in: 'key', text: key },
       { start: 0, end: key.length },
       'Use a shorter path, or raise the maxPathDepth limit.',
-    );
-  }
-  return undefined;
+    ),
+  );
+  return true;
 }
 
 /** Where each parameter sits in the lexed text and in the token vector. */
@@ -95,9 +138,10 @@ interface Layout {
 /**
  * Lexes every filter parameter in one call, checks the per-parameter limits on the
  * tokens, then parses the whole token vector in one go. Only when something is wrong
- * does it go back over the parameters one by one to say exactly what.
+ * does it go back over the parameters one by one to say exactly what, and to parse
+ * the ones that are fine on their own.
  */
-function parseFilters(filters: FilterText[], limits: Limits, diagnostics: Diagnostic[]): Param[] {
+function parseFilters(filters: ParsedParam[], limits: Limits): void {
   const layout: Layout = { keyStart: [], valueStart: [], firstToken: [], keyEnd: [], valueEnd: [] };
   let text = '';
   for (const { key, value } of filters) {
@@ -107,39 +151,46 @@ function parseFilters(filters: FilterText[], limits: Limits, diagnostics: Diagno
   }
   const lexed = filterLexer().tokenize(text);
   const tokens = lexed.tokens;
-  const overLimit = checkTokenLimits(filters, tokens, layout, limits, diagnostics);
+  const overLimit = checkTokenLimits(filters, tokens, layout, limits);
   const parser = filterParser();
-  if (lexed.errors.length === 0 && overLimit.size === 0) {
+  if (lexed.errors.length === 0 && !overLimit) {
     const params = parser.parseQuery(tokens, filters);
     if (parser.errors.length === 0) {
-      for (const param of params) checkReservedNames(param.key, param.path, diagnostics);
-      return params;
+      for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!);
+      return;
     }
   }
-  const before = diagnostics.length;
   for (let i = 0; i < filters.length; i++) {
-    if (!overLimit.has(i)) explainParam(i, filters[i]!, tokens, lexed.errors, layout, diagnostics);
+    if (filters[i]!.problems === undefined) explainParam(i, filters[i]!, tokens, lexed.errors, layout);
   }
-  if (diagnostics.length === before && overLimit.size === 0) {
-    // The whole-query parse failed but no parameter on its own does: a bug, never a silent success.
-    diagnostics.push(diagnostic('UNEXPECTED_TEXT', 'The query could not be parsed.', undefined, undefined, 'Please report this query.'));
+}
+
+/** Takes a parsed parameter, unless a name in its path is reserved. */
+function accept(filter: ParsedParam, param: Param): void {
+  for (const name of param.path.names) {
+    if (RESERVED_NAMES.has(name.value)) {
+      addProblem(
+        filter,
+        diagnostic(
+          'INVALID_PATH',
+          `Parameter ${quote(filter.key)} uses the name ${quote(name.value)}, which is never a field.`,
+          { param: filter.key, in: 'key', text: filter.key },
+          name.span,
+          'Filter on the fields of the resource; "__proto__", "constructor" and "prototype" are refused everywhere.',
+        ),
+      );
+    }
   }
-  return [];
+  if (filter.problems === undefined) filter.param = param;
 }
 
 /**
  * One pass over the tokens: records the layout, and reports parameters with too many
  * clauses, or an operand that is too long or has too many wildcards. Those parameters
- * are not parsed further.
+ * are not parsed further. True when any limit was exceeded.
  */
-function checkTokenLimits(
-  filters: FilterText[],
-  tokens: IToken[],
-  layout: Layout,
-  limits: Limits,
-  diagnostics: Diagnostic[],
-): Set<number> {
-  const over = new Set<number>();
+function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layout, limits: Limits): boolean {
+  let over = false;
   let param = 0;
   let clauses = 1;
   // Where the current clause starts, and where its operand starts (after any operator).
@@ -197,9 +248,8 @@ function checkTokenLimits(
         );
       }
       if (problem !== undefined) {
-        diagnostics.push(problem);
-        over.add(param);
-        reported = true;
+        addProblem(filter, problem);
+        over = reported = true;
       }
     }
     wildcards = 0;
@@ -217,31 +267,11 @@ function checkTokenLimits(
   return over;
 }
 
-function checkReservedNames(key: string, path: Path, diagnostics: Diagnostic[]): void {
-  for (const name of path.names) {
-    if (RESERVED_NAMES.has(name.value)) {
-      diagnostics.push(
-        diagnostic(
-          'INVALID_PATH',
-          `Parameter ${quote(key)} uses the name ${quote(name.value)}, which is never a field.`,
-          { param: key, in: 'key', text: key },
-          name.span,
-          'Filter on the fields of the resource; "__proto__", "constructor" and "prototype" are refused everywhere.',
-        ),
-      );
-    }
-  }
-}
-
-/** The error path: says what is wrong with one parameter, clause by clause. */
-function explainParam(
-  index: number,
-  filter: FilterText,
-  tokens: IToken[],
-  lexErrors: ILexingError[],
-  layout: Layout,
-  diagnostics: Diagnostic[],
-): void {
+/**
+ * The error path: parses one parameter on its own, key and clause by clause, and says
+ * what is wrong with each part; a parameter with nothing wrong gets its node.
+ */
+function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexErrors: ILexingError[], layout: Layout): void {
   const keyStart = layout.keyStart[index]!;
   const valueStart = layout.valueStart[index]!;
   const valueEnd = valueStart + filter.value.length;
@@ -254,7 +284,8 @@ function explainParam(
   const path = keyError === undefined ? parser.parsePath(keyTokens, keyStart) : undefined;
   if (keyError !== undefined) {
     const start = keyError.offset - keyStart;
-    diagnostics.push(
+    addProblem(
+      filter,
       diagnostic(
         'INVALID_PATH',
         `Parameter ${quote(filter.key)} is not a valid path: ${quote(filter.key.slice(start, start + keyError.length))} is not allowed in a name.`,
@@ -264,7 +295,8 @@ function explainParam(
       ),
     );
   } else if (filter.key === '') {
-    diagnostics.push(
+    addProblem(
+      filter,
       diagnostic(
         'INVALID_PATH',
         `Parameter "" has an empty name.`,
@@ -276,7 +308,8 @@ function explainParam(
   } else if (parser.errors.length > 0 || path === undefined) {
     const at = parser.errors[0]?.token;
     const start = at === undefined || at.tokenType === EOF ? filter.key.length : at.startOffset - keyStart;
-    diagnostics.push(
+    addProblem(
+      filter,
       diagnostic(
         'INVALID_PATH',
         `Parameter ${quote(filter.key)} is not a valid path: it has an empty name.`,
@@ -285,12 +318,11 @@ function explainParam(
         PATH_HINT,
       ),
     );
-  } else {
-    checkReservedNames(filter.key, path, diagnostics);
   }
 
   if (filter.value === '') {
-    diagnostics.push(
+    addProblem(
+      filter,
       diagnostic(
         'EMPTY_VALUE',
         `Parameter ${quote(filter.key)} has an empty value.`,
@@ -311,7 +343,8 @@ function explainParam(
     // halves of a surrogate pair, so that the span never cuts a character in two.
     const next = filter.value.codePointAt(start + 1);
     const end = start + 1 + (next === undefined ? 0 : next > 0xffff ? 2 : 1);
-    diagnostics.push(
+    addProblem(
+      filter,
       diagnostic(
         'INVALID_ESCAPE',
         `Parameter ${quote(filter.key)} has the escape ${quote(filter.value.slice(start, end))}, which is not one.`,
@@ -323,31 +356,39 @@ function explainParam(
   }
 
   const valueTokens = tokens.slice(layout.keyEnd[index]! + 1, layout.valueEnd[index]);
+  const clauses: Clause[] = [];
   let clauseStart = valueStart;
   let from = 0;
   for (let t = 0; t <= valueTokens.length; t++) {
     const token = valueTokens[t];
     if (token !== undefined && token.tokenType !== Semi) continue;
     const clauseEnd = token?.startOffset ?? valueEnd;
-    const clause = valueTokens.slice(from, t);
+    const tokensOfClause = valueTokens.slice(from, t);
     const span = { start: clauseStart - valueStart, end: clauseEnd - valueStart };
-    // A clause that only held an invalid escape has no tokens but is not empty: INVALID_ESCAPE says it all.
-    const problem =
-      clause.length > 0
-        ? explainClause(clause, valueStart, span, filter, escapes.some((at) => at >= span.start && at < span.end))
-        : span.start === span.end
-          ? emptyClause(filter, span)
-          : undefined;
-    if (problem !== undefined) diagnostics.push(problem);
+    if (tokensOfClause.length > 0) {
+      const clause = parser.parseClause(tokensOfClause, valueStart);
+      if (parser.errors.length === 0 && clause !== undefined) clauses.push(clause);
+      else {
+        const escaped = escapes.some((at) => at >= span.start && at < span.end);
+        const problem = explainClause(parser.errors[0]!, tokensOfClause, valueStart, span, filter, escaped);
+        if (problem !== undefined) addProblem(filter, problem);
+      }
+    } else if (span.start === span.end) {
+      // A clause that only held an invalid escape has no tokens but is not empty: INVALID_ESCAPE says it all.
+      addProblem(filter, emptyClause(filter, span));
+    }
     from = t + 1;
     clauseStart = clauseEnd + 1;
+  }
+  if (filter.problems === undefined && path !== undefined) {
+    accept(filter, { type: 'Param', key: filter.key, value: filter.value, path, clauses, span: { start: 0, end: filter.value.length } });
   }
 }
 
 const PATH_HINT =
   'A path is names joined by dots (customerRef.id); a name starts with a letter or "_" and holds letters, digits and "_".';
 
-function emptyClause(filter: FilterText, span: Span): Diagnostic {
+function emptyClause(filter: ParsedParam, span: Span): Diagnostic {
   return diagnostic(
     'EMPTY_CLAUSE',
     `Parameter ${quote(filter.key)} has an empty clause.`,
@@ -357,18 +398,15 @@ function emptyClause(filter: FilterText, span: Span): Diagnostic {
   );
 }
 
-/** Parses one clause on its own and turns a parser error into the diagnostic it means. */
+/** Turns the parser's error on one clause into the diagnostic it means. */
 function explainClause(
+  error: IRecognitionException,
   clause: IToken[],
   valueStart: number,
   span: Span,
-  filter: FilterText,
+  filter: ParsedParam,
   hasInvalidEscape: boolean,
 ): Diagnostic | undefined {
-  const parser = filterParser();
-  parser.parseClause(clause, valueStart);
-  const error: IRecognitionException | undefined = parser.errors[0];
-  if (error === undefined) return undefined;
   const where = { param: filter.key, in: 'value' as const, text: filter.value };
   const first = clause[0]!;
   if (clause.length === 1 && first.tokenType === Operator && first.startOffset + first.image.length - valueStart === span.end) {

@@ -61,13 +61,10 @@ export class FilterParser extends EmbeddedActionsParser {
     });
     const clauses = this.SUBRULE(this.value);
     const valueEnd = this.CONSUME(ValueEnd);
-    return this.ACTION(() => ({
-      type: 'Param' as const,
-      ...this.texts[this.paramIndex++]!,
-      path,
-      clauses,
-      span: { start: 0, end: valueEnd.startOffset - this.valueStart },
-    }));
+    return this.ACTION(() => {
+      const { key, value } = this.texts[this.paramIndex++]!;
+      return { type: 'Param' as const, key, value, path, clauses, span: { start: 0, end: valueEnd.startOffset - this.valueStart } };
+    });
   });
 
   /** path = Name *( Dot Name ) */

@@ -89,6 +89,16 @@ describe('input forms (SPEC §2)', () => {
     expect(errors[0]!.hint).toEqual(expect.stringMatching(/\S/));
   });
 
+  it.each<[string, unknown, string]>([
+    ['a Map', new Map([['totalAmount', 'gte:5']]), 'a Map'],
+    ['a class instance', new (class Query { totalAmount = 'gte:5'; })(), 'an instance of Query'],
+    ['a Date', new Date(0), 'a Date'],
+  ])('refuses %s, which is not a plain record and would otherwise match everything', (_name, input, named) => {
+    const errors = errorsOf(input as QueryInput);
+    expect(errors.map((d) => d.code)).toEqual(['INVALID_PARAMETER']);
+    expect(errors[0]!.message).toContain(named);
+  });
+
   it('reports an object whose properties cannot be read instead of throwing', () => {
     const hostile = new Proxy({}, { ownKeys: () => { throw new Error('no'); } });
     expect(errorsOf(hostile).map((d) => d.code)).toEqual(['INVALID_PARAMETER']);

@@ -152,3 +152,21 @@ describe('parse: the tree', () => {
     expect(parse('a=1', { limits: { maxParams: Infinity } }).ok).toBe(true);
   });
 });
+
+describe('options that are programmer errors', () => {
+  it('refuses pass-through keys given as a string, which would be read letter by letter', () => {
+    expect(() => parse('a=1', { params: 'businessName' as unknown as string[] })).toThrow(TypeError);
+  });
+
+  it('refuses "__proto__" as a pass-through key, which no record can hold', () => {
+    expect(() => parse('a=1', { params: ['__proto__'] })).toThrow(/__proto__/);
+    expect(() => parse('a=1', { params: new Set(['__proto__']) })).toThrow(TypeError);
+  });
+
+  it('takes pass-through keys as an array or a Set alike', () => {
+    const fromArray = parse('businessName=A&b=1', { params: ['businessName'] });
+    const fromSet = parse('businessName=A&b=1', { params: new Set(['businessName']) });
+    expect(fromSet).toEqual(fromArray);
+    expect(fromArray.ok && fromArray.value.params).toEqual({ businessName: 'A' });
+  });
+});
