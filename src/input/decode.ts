@@ -63,7 +63,7 @@ function decodeString(s: string, limits: Limits): DecodedQuery {
   let end = s.length;
   if (s.charCodeAt(0) === 63 /* ? */) {
     start = 1;
-  } else if (s.charCodeAt(0) === 47 /* / */ || URL_SCHEME.test(s)) {
+  } else if (s.charCodeAt(0) === 47 /* / */ || isUrl(s)) {
     // A URL or an absolute path: the query is what lies between "?" and "#". The
     // fragment starts at the first "#", so a "?" after it is part of the fragment.
     const hash = s.indexOf('#');
@@ -75,7 +75,13 @@ function decodeString(s: string, limits: Limits): DecodedQuery {
   return decodeRange(s, start, end, limits);
 }
 
-const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
+
+/** `scheme://…`: tested without a regular expression over the whole string, which every query would pay for. */
+function isUrl(s: string): boolean {
+  const colon = s.indexOf(':');
+  return colon > 0 && s.charCodeAt(colon + 1) === 47 && s.charCodeAt(colon + 2) === 47 && URL_SCHEME.test(s.slice(0, colon));
+}
 
 /** Splits `s[start, end)` on `&` and each part on its first `=`, decoding both sides strictly. */
 function decodeRange(s: string, start: number, end: number, limits: Limits): DecodedQuery {

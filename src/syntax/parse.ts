@@ -67,7 +67,7 @@ export function parseParams(input: QueryInput, options?: ParseOptions): ParsedQu
   const filters: ParsedParam[] = [];
   const pending: ParsedParam[] = [];
   for (const raw of decoded.params) {
-    if (raw.problems === undefined && passThrough.has(raw.key)) {
+    if (raw.problems === undefined && isPassThrough(passThrough, raw.key)) {
       addPassThrough(params, raw.key, raw.value ?? '');
       continue;
     }
@@ -80,15 +80,24 @@ export function parseParams(input: QueryInput, options?: ParseOptions): ParsedQu
   return { filters, params };
 }
 
-const EMPTY_SET: ReadonlySet<string> = new Set();
+const EMPTY_KEYS: readonly string[] = [];
 
-function passThroughKeys(keys: readonly string[] | ReadonlySet<string> | undefined): ReadonlySet<string> {
-  if (keys === undefined) return EMPTY_SET;
-  if (typeof keys === 'string' || typeof keys !== 'object') throw new TypeError('parse: "params" must be an array or Set of keys.');
-  const set = keys instanceof Set ? keys : new Set(keys);
+/** Pass-through keys as given: an array (a short one: a scan is cheaper than building a Set per call) or a Set. */
+type Keys = readonly string[] | ReadonlySet<string>;
+
+function passThroughKeys(keys: Keys | undefined): Keys {
+  if (keys === undefined) return EMPTY_KEYS;
+  const isArray = Array.isArray(keys);
+  if (!isArray && !(keys instanceof Set)) throw new TypeError('parse: "params" must be an array or Set of keys.');
   // A pass-through value is stored under its key: "__proto__" would not be stored at all.
-  if (set.has('__proto__')) throw new TypeError('parse: "__proto__" cannot be a pass-through parameter.');
-  return set;
+  if (isArray ? keys.includes('__proto__') : keys.has('__proto__')) {
+    throw new TypeError('parse: "__proto__" cannot be a pass-through parameter.');
+  }
+  return keys;
+}
+
+function isPassThrough(keys: Keys, key: string): boolean {
+  return Array.isArray(keys) ? (keys as readonly string[]).includes(key) : (keys as ReadonlySet<string>).has(key);
 }
 
 function addPassThrough(params: Record<string, string | string[]>, key: string, value: string): void {

@@ -1,5 +1,4 @@
 import { EmbeddedActionsParser, Lexer, type IToken } from 'chevrotain';
-import type { Span } from '../diagnostics/diagnostic';
 import type { Clause, Name as NameNode, Operand, Operator as OperatorName, Param, Path } from './ast';
 import {
   ALL_TOKENS,
@@ -22,6 +21,12 @@ import {
  * build AST nodes directly (embedded actions): a CST and a visitor would double the
  * allocations of a parse. Spans are relative to the key or value a node belongs to:
  * `keyStart` and `valueStart` hold where those begin in the lexed text.
+ *
+ * Written for a parse of a few microseconds: actions test `RECORDING_PHASE` instead
+ * of allocating `ACTION` closures, the bodies of repetitions and alternatives are
+ * built once (they keep their state on the parser, which never re-enters a rule),
+ * and `value` and `operand` are parts of `param` and `clause` rather than rules of
+ * their own, since every rule invocation has a cost.
  */
 export class FilterParser extends EmbeddedActionsParser {
   /** The parameters being parsed, in order. */
@@ -29,6 +34,11 @@ export class FilterParser extends EmbeddedActionsParser {
   private paramIndex = 0;
   private keyStart = 0;
   private valueStart = 0;
+  // State of the rule being run, for the bodies built once below.
+  private params: Param[] = [];
+  private names: NameNode[] = [];
+  private clauses: Clause[] = [];
+  private readonly operand = new OperandText();
 
   /**
    * `validate` runs chevrotain's grammar checks (ambiguities, left recursion). They
@@ -42,111 +52,96 @@ export class FilterParser extends EmbeddedActionsParser {
 
   /** query = *param */
   readonly query = this.RULE('query', (): Param[] => {
-    const params: Param[] = [];
-    this.MANY(() => {
-      params.push(this.SUBRULE(this.param));
-    });
+    const params: Param[] = (this.params = []);
+    this.MANY(this.nextParam);
     return params;
   });
 
-  /** param = path KeyEnd value ValueEnd */
+  private readonly nextParam = (): void => {
+    const param = this.SUBRULE(this.param);
+    if (!this.RECORDING_PHASE) this.params.push(param);
+  };
+
+  /** param = path KeyEnd clause *( Semi clause ) ValueEnd */
   readonly param = this.RULE('param', (): Param => {
-    this.ACTION(() => {
-      this.keyStart = this.LA(1).startOffset;
-    });
+    if (!this.RECORDING_PHASE) this.keyStart = this.LA(1).startOffset;
     const path = this.SUBRULE(this.path);
     const keyEnd = this.CONSUME(KeyEnd);
-    this.ACTION(() => {
-      this.valueStart = keyEnd.startOffset + 1;
-    });
-    const clauses = this.SUBRULE(this.value);
+    const clauses: Clause[] = (this.clauses = []);
+    if (!this.RECORDING_PHASE) this.valueStart = keyEnd.startOffset + 1;
+    this.AT_LEAST_ONE_SEP(this.clauseList);
     const valueEnd = this.CONSUME(ValueEnd);
-    return this.ACTION(() => {
-      const { key, value } = this.texts[this.paramIndex++]!;
-      return { type: 'Param' as const, key, value, path, clauses, span: { start: 0, end: valueEnd.startOffset - this.valueStart } };
-    });
+    if (this.RECORDING_PHASE) return undefined as never;
+    const { key, value } = this.texts[this.paramIndex++]!;
+    return { type: 'Param', key, value, path, clauses, span: { start: 0, end: valueEnd.startOffset - this.valueStart } };
   });
+
+  private readonly clauseList = {
+    SEP: Semi,
+    DEF: (): void => {
+      const clause = this.SUBRULE(this.clause);
+      if (!this.RECORDING_PHASE) this.clauses.push(clause);
+    },
+  };
 
   /** path = Name *( Dot Name ) */
   readonly path = this.RULE('path', (): Path => {
-    const names: NameNode[] = [];
+    const names: NameNode[] = (this.names = []);
     const first = this.CONSUME(Name);
-    this.ACTION(() => names.push(this.name(first)));
-    this.MANY(() => {
-      this.CONSUME(Dot);
-      const next = this.CONSUME2(Name);
-      this.ACTION(() => names.push(this.name(next)));
-    });
-    return this.ACTION(() => ({
-      type: 'Path' as const,
-      names,
-      span: { start: 0, end: (names[names.length - 1]?.span.end ?? 0) },
-    }));
+    if (!this.RECORDING_PHASE) names.push(this.name(first));
+    this.MANY(this.nextName);
+    if (this.RECORDING_PHASE) return undefined as never;
+    return { type: 'Path', names, span: { start: 0, end: names[names.length - 1]!.span.end } };
   });
 
-  /** value = clause *( Semi clause ) */
-  readonly value = this.RULE('value', (): Clause[] => {
-    const clauses: Clause[] = [];
-    this.AT_LEAST_ONE_SEP({
-      SEP: Semi,
-      DEF: () => {
-        clauses.push(this.SUBRULE(this.clause));
-      },
-    });
-    return clauses;
-  });
+  private readonly nextName = (): void => {
+    this.CONSUME(Dot);
+    const next = this.CONSUME2(Name);
+    if (!this.RECORDING_PHASE) this.names.push(this.name(next));
+  };
 
-  /** clause = [ Operator ] operand */
+  /** clause = [ Operator ] ( OpenQuote *Piece CloseQuote / 1*Piece ) */
   readonly clause = this.RULE('clause', (): Clause => {
     let operator: OperatorName = 'eq';
     let start = -1;
-    this.OPTION(() => {
-      const token = this.CONSUME(Operator);
-      this.ACTION(() => {
-        operator = token.image.slice(0, -1) as OperatorName;
-        start = token.startOffset - this.valueStart;
-      });
-    });
-    const operand = this.SUBRULE(this.operand);
-    return this.ACTION(() => ({
-      type: 'Clause' as const,
-      operator,
-      operand,
-      span: { start: start < 0 ? operand.span.start : start, end: operand.span.end },
-    }));
+    const token = this.OPTION(this.operator);
+    if (token !== undefined && !this.RECORDING_PHASE) {
+      operator = token.image.slice(0, -1) as OperatorName;
+      start = token.startOffset - this.valueStart;
+    }
+    this.operand.reset();
+    this.OR(this.operandForms);
+    if (this.RECORDING_PHASE) return undefined as never;
+    const operand = this.operand.build(this.valueStart);
+    return { type: 'Clause', operator, operand, span: { start: start < 0 ? operand.span.start : start, end: operand.span.end } };
   });
 
-  /** operand = OpenQuote *Piece CloseQuote / 1*Piece */
-  readonly operand = this.RULE('operand', (): Operand => {
-    const text = new OperandText();
-    let first: IToken | undefined;
-    let last: IToken | undefined;
-    this.OR([
-      {
-        ALT: () => {
-          first = this.CONSUME(OpenQuote);
-          this.MANY(() => {
-            const piece = this.CONSUME(Piece);
-            this.ACTION(() => text.add(piece));
-          });
-          last = this.CONSUME(CloseQuote);
-        },
+  private readonly operator = (): IToken => this.CONSUME(Operator);
+
+  private readonly operandForms = [
+    {
+      ALT: (): void => {
+        this.operand.start(this.CONSUME(OpenQuote));
+        this.MANY(this.quotedPiece);
+        this.operand.end(this.CONSUME(CloseQuote));
       },
-      {
-        ALT: () => {
-          this.AT_LEAST_ONE(() => {
-            const piece = this.CONSUME2(Piece);
-            this.ACTION(() => {
-              first ??= piece;
-              last = piece;
-              text.add(piece);
-            });
-          });
-        },
-      },
-    ]);
-    return this.ACTION(() => text.operand(this.span(first, last)));
-  });
+    },
+    { ALT: (): void => this.AT_LEAST_ONE(this.barePiece) },
+  ];
+
+  private readonly quotedPiece = (): void => {
+    const piece = this.CONSUME(Piece);
+    if (!this.RECORDING_PHASE) this.operand.add(piece);
+  };
+
+  private readonly barePiece = (): void => {
+    const piece = this.CONSUME2(Piece);
+    if (!this.RECORDING_PHASE) {
+      this.operand.start(piece);
+      this.operand.end(piece);
+      this.operand.add(piece);
+    }
+  };
 
   /** Parses the token stream of a whole query into parameters; `errors` tells whether it failed. */
   parseQuery(tokens: IToken[], texts: readonly { readonly key: string; readonly value: string }[]): Param[] {
@@ -174,17 +169,30 @@ export class FilterParser extends EmbeddedActionsParser {
     const start = token.startOffset - this.keyStart;
     return { type: 'Name', value: token.image, span: { start, end: start + token.image.length } };
   }
-
-  private span(first: IToken | undefined, last: IToken | undefined): Span {
-    if (first === undefined || last === undefined) return { start: 0, end: 0 };
-    return { start: first.startOffset - this.valueStart, end: last.startOffset + last.image.length - this.valueStart };
-  }
 }
 
-/** Collects the pieces of an operand into literal segments split at the wildcards. */
+/** Collects the pieces of one operand into literal segments split at the wildcards. */
 class OperandText {
   private segments: string[] | undefined;
   private current = '';
+  private first: IToken | undefined;
+  private last: IToken | undefined;
+
+  reset(): void {
+    this.segments = undefined;
+    this.current = '';
+    this.first = this.last = undefined;
+  }
+
+  /** The first token of the operand (its opening quote, or its first piece). */
+  start(token: IToken): void {
+    this.first ??= token;
+  }
+
+  /** The last token so far (its closing quote, or its latest piece). */
+  end(token: IToken): void {
+    this.last = token;
+  }
 
   add(piece: IToken): void {
     if (piece.tokenType === Wildcard) {
@@ -197,7 +205,10 @@ class OperandText {
     }
   }
 
-  operand(span: Span): Operand {
+  build(base: number): Operand {
+    const first = this.first!;
+    const last = this.last!;
+    const span = { start: first.startOffset - base, end: last.startOffset + last.image.length - base };
     if (this.segments === undefined) return { type: 'Literal', value: this.current, span };
     this.segments.push(this.current);
     return { type: 'Pattern', segments: this.segments, span };

@@ -52,7 +52,11 @@ function atClauseStart(tokens: IToken[], offset: number): boolean {
   return previous === KeyEnd || previous === Semi;
 }
 
-const OPERATOR_PREFIX = /(?:gte|gt|lte|lt):/y;
+// The matches an operator can have, built once: a custom pattern returns one of these.
+const GT: [string] = ['gt:'];
+const GTE: [string] = ['gte:'];
+const LT: [string] = ['lt:'];
+const LTE: [string] = ['lte:'];
 
 /**
  * `gt:` `gte:` `lt:` `lte:` are operators only at the start of a clause: after an
@@ -62,10 +66,15 @@ const OPERATOR_PREFIX = /(?:gte|gt|lte|lt):/y;
 export const Operator = createToken({
   name: 'Operator',
   pattern: {
-    exec(text: string, offset: number, tokens: IToken[]): RegExpExecArray | null {
+    exec(text: string, offset: number, tokens: IToken[]): [string] | null {
       if (!atClauseStart(tokens, offset)) return null;
-      OPERATOR_PREFIX.lastIndex = offset;
-      return OPERATOR_PREFIX.exec(text);
+      const first = text.charCodeAt(offset);
+      if ((first !== 103 /* g */ && first !== 108) /* l */ || text.charCodeAt(offset + 1) !== 116 /* t */) return null;
+      const third = text.charCodeAt(offset + 2);
+      const gt = first === 103;
+      if (third === 58 /* : */) return gt ? GT : LT;
+      if (third === 101 /* e */ && text.charCodeAt(offset + 3) === 58) return gt ? GTE : LTE;
+      return null;
     },
   },
   start_chars_hint: ['g', 'l'],
