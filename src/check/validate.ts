@@ -6,18 +6,31 @@ import { readNumber, type NumberProblem } from '../values/number';
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from './filter';
 import { closest } from './suggest';
 
+/** Options of `validate`. */
+export interface ValidateOptions {
+  /**
+   * Keys passed through untouched, in addition to the schema's `params`: the same
+   * option as `check`'s, for an AST parsed without knowing them.
+   */
+  readonly params?: Iterable<string>;
+}
+
 /**
  * Checks a parsed query against a schema: every path must name a filterable field,
  * every operator and operand must suit the field's type. Operands come back converted
  * (numbers, date intervals, wildcard segments). Every problem is reported.
+ *
+ * A filter parameter whose key is a pass-through parameter (of the schema, or of
+ * `options.params`) was parsed without knowing that: it joins `params` with its value
+ * as sent.
  */
-export function validate(ast: FilterAst, schema: Schema): Result<Filter> {
+export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptions): Result<Filter> {
+  const extra = options?.params === undefined ? undefined : new Set(options.params);
   const errors: Diagnostic[] = [];
   const conditions: Condition[] = [];
   let params: PassThroughParams = ast.params;
   for (const param of ast.filters) {
-    if (schema.params.has(param.key)) {
-      // Parsed without knowing the schema: a pass-through parameter gets its text back.
+    if (schema.params.has(param.key) || extra?.has(param.key) === true) {
       params = withParam(params, param.key, param.value);
       continue;
     }
@@ -32,7 +45,8 @@ export function validate(ast: FilterAst, schema: Schema): Result<Filter> {
 }
 
 function withParam(params: PassThroughParams, key: string, value: string): PassThroughParams {
-  const previous = params[key];
+  // Own properties only: a parameter named "toString" must not find Object.prototype's.
+  const previous = Object.hasOwn(params, key) ? params[key] : undefined;
   const next = previous === undefined ? value : typeof previous === 'string' ? [previous, value] : [...previous, value];
   return { ...params, [key]: next };
 }
