@@ -110,7 +110,7 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
           `Filter on ${path}.id.`,
         );
       }
-      return noSubProperties(param, where, `${path}.id`, names[i + 2]!.span.start);
+      return noSubProperties(param, where, `${path}.id`, names[i + 2]!.span);
     }
     if (type === 'array') {
       const of = (spec as { of: Readonly<Record<string, FieldSpec>> }).of;
@@ -128,18 +128,19 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
       prefix = `${path}.`;
       continue;
     }
-    return noSubProperties(param, where, path, names[i + 1]!.span.start);
+    return noSubProperties(param, where, path, names[i + 1]!.span);
   }
   // Every path the walk accepts is in schema.fields, so the loop always returns.
   return unknownField(param, schema, where, param.path.span, undefined);
 }
 
-function noSubProperties(param: Param, where: Location, path: string, from: number): Diagnostic {
+/** `totalAmount.x`: points at the names after the field (`x`), as the other path diagnostics do. */
+function noSubProperties(param: Param, where: Location, path: string, extra: Span): Diagnostic {
   return diagnostic(
     'UNKNOWN_FIELD',
     `Parameter ${quote(param.key)} is not a field: ${quote(path)} has no sub-properties.`,
     where,
-    { start: from - 1, end: param.path.span.end },
+    { start: extra.start, end: param.path.span.end },
     `Filter on ${path} itself.`,
   );
 }
@@ -147,10 +148,12 @@ function noSubProperties(param: Param, where: Location, path: string, from: numb
 function unknownField(param: Param, schema: Schema, where: Location, span: Span, within: string | undefined): Diagnostic {
   const filterable = [...schema.fields.values()].filter((f) => f.removed === undefined).map((f) => f.path);
   const suggestion = closest(param.key, filterable);
+  const listed = within === undefined ? filterable : filterable.filter((p) => p.startsWith(within));
   let hint: string;
   if (suggestion !== undefined) hint = `Did you mean ${suggestion}?`;
   else if (/^or$/i.test(param.key)) hint = OR_HINT;
-  else hint = `Filterable fields${within === undefined ? '' : ` of ${within.slice(0, -1)}`}: ${filterable.filter((p) => within === undefined || p.startsWith(within)).join(', ')}.`;
+  else if (listed.length === 0) hint = 'This resource has no filterable fields.';
+  else hint = `Filterable fields${within === undefined ? '' : ` of ${within.slice(0, -1)}`}: ${listed.join(', ')}.`;
   return diagnostic('UNKNOWN_FIELD', `Parameter ${quote(param.key)} is not a filterable field of this resource.`, where, span, hint);
 }
 
@@ -198,7 +201,7 @@ function noWildcard(clause: Clause, param: Param, kind: string, where: Location,
       `Parameter ${quote(param.key)} is a ${kind} field, and the "%" wildcard only works on text.`,
       where,
       clause.operand.span,
-      `Compare ${kind}s with =, gt:, gte:, lt: or lte:; a literal percent sign is written \\%.`,
+      `Compare ${kind}s with =, gt:, gte:, lt: or lte:, e.g. ${param.key}=gte:${kind === 'number' ? '100' : '2023-01-01'}.`,
     ),
   );
   return undefined;
@@ -215,10 +218,17 @@ function numberTest(clause: Clause, param: Param, where: Location, errors: Diagn
       `Parameter ${quote(param.key)} needs a number, not ${quote(text)}${NUMBER_PROBLEMS[value]}.`,
       where,
       clause.operand.span,
-      valueHint(text) ?? NUMBER_HINTS[value],
+      valueHint(text) ?? (value === 'syntax' ? plusHint(text) : undefined) ?? NUMBER_HINTS[value],
     ),
   );
   return undefined;
+}
+
+/** `+5` or `1e+5` sent unencoded arrive as ` 5` and `1e 5`: say why, and what to write. */
+function plusHint(text: string): string | undefined {
+  const fixed = text.replace(/^ (?=\d)/, '').replace(/(?<=\d[eE]) (?=\d)/, '');
+  if (fixed === text || typeof readNumber(fixed, true) !== 'number') return undefined;
+  return `A "+" sent unencoded arrives as a space, and a number needs none: write ${fixed}.`;
 }
 
 const NUMBER_PROBLEMS: Record<NumberProblem, string> = {
