@@ -1,6 +1,7 @@
 import { diagnostic, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams } from '../syntax/ast';
+import type { ParseOptions } from '../syntax/parse';
 import { readDate, type DateProblem } from '../values/date';
 import { readNumber, type NumberProblem } from '../values/number';
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from './filter';
@@ -12,7 +13,7 @@ export interface ValidateOptions {
    * Keys passed through untouched, in addition to the schema's `params`: the same
    * option as `check`'s, for an AST parsed without knowing them.
    */
-  readonly params?: Iterable<string>;
+  readonly params?: ParseOptions['params'];
 }
 
 /**
@@ -25,23 +26,53 @@ export interface ValidateOptions {
  * as sent.
  */
 export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptions): Result<Filter> {
-  const extra = options?.params === undefined ? undefined : new Set(options.params);
-  const errors: Diagnostic[] = [];
-  const conditions: Condition[] = [];
-  let params: PassThroughParams = ast.params;
-  for (const param of ast.filters) {
-    if (schema.params.has(param.key) || extra?.has(param.key) === true) {
-      params = withParam(params, param.key, param.value);
-      continue;
-    }
-    const field = resolveField(param, schema, errors);
-    if (field !== undefined) {
-      const condition = convert(param, field, errors);
-      if (condition !== undefined) conditions.push(condition);
-    }
+  const builder = new FilterBuilder(schema, ast.params, options?.params);
+  for (const param of ast.filters) builder.add(param);
+  return builder.result();
+}
+
+/**
+ * A checked filter built one parameter at a time. `validate` adds the parameters of an
+ * AST; `check` adds those that parsed and the problems of those that did not, so that
+ * every problem of a query comes out, in query order.
+ */
+export class FilterBuilder {
+  private readonly errors: Diagnostic[] = [];
+  private readonly conditions: Condition[] = [];
+  private readonly passThrough: ReadonlySet<string> | undefined;
+  private params: PassThroughParams;
+
+  constructor(
+    private readonly schema: Schema,
+    params: PassThroughParams,
+    passThrough?: ParseOptions['params'],
+  ) {
+    this.params = params;
+    this.passThrough = passThrough === undefined ? undefined : new Set(passThrough);
   }
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: { type: 'Filter', conditions, params } };
+
+  /** Validates one parsed parameter, or passes it through when it is a request parameter. */
+  add(param: Param): void {
+    if (this.schema.params.has(param.key) || this.passThrough?.has(param.key) === true) {
+      this.params = withParam(this.params, param.key, param.value);
+      return;
+    }
+    const field = resolveField(param, this.schema, this.errors);
+    if (field === undefined) return;
+    const condition = convert(param, field, this.errors);
+    if (condition !== undefined) this.conditions.push(condition);
+  }
+
+  /** Records the problems of a parameter that could not be parsed. */
+  reject(problems: readonly Diagnostic[]): void {
+    this.errors.push(...problems);
+  }
+
+  /** The filter, or every problem recorded. */
+  result(): Result<Filter> {
+    if (this.errors.length > 0) return { ok: false, errors: this.errors };
+    return { ok: true, value: { type: 'Filter', conditions: this.conditions, params: this.params } };
+  }
 }
 
 function withParam(params: PassThroughParams, key: string, value: string): PassThroughParams {

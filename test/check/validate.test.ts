@@ -164,3 +164,45 @@ describe('validate on an AST parsed without knowing the params', () => {
     expect(ast).toEqual(copy);
   });
 });
+
+describe('check reports every problem of a query at once (SPEC §6)', () => {
+  it('syntax problems of some parameters and validation problems of others, in query order', () => {
+    const errors = rejected('totalAmount=1;;2&vendorName=gt:a&issueDate="2023&totalAmout=5&memo=x');
+    expect(errors.map((e) => [e.code, e.param])).toEqual([
+      ['EMPTY_CLAUSE', 'totalAmount'],
+      ['OPERATOR_NOT_SUPPORTED', 'vendorName'],
+      ['UNTERMINATED_QUOTE', 'issueDate'],
+      ['UNKNOWN_FIELD', 'totalAmout'],
+      ['FIELD_REMOVED', 'memo'],
+    ]);
+  });
+
+  it('a parameter with a syntax problem gets no validation problem: it has no meaning to check', () => {
+    expect(rejected('totalAmout=1;;2').map((e) => e.code)).toEqual(['EMPTY_CLAUSE']);
+  });
+
+  it('encoding problems and record values that are not text come in query order too', () => {
+    expect(rejected('vendorName=gt:a&memo=%acme%&totalAmount=x').map((e) => [e.code, e.param])).toEqual([
+      ['OPERATOR_NOT_SUPPORTED', 'vendorName'],
+      ['MALFORMED_ENCODING', 'memo'],
+      ['INVALID_NUMBER', 'totalAmount'],
+    ]);
+    expect(rejected({ totalAmount: 'x', lines: { description: 'a' } } as never).map((e) => e.code)).toEqual([
+      'INVALID_NUMBER',
+      'INVALID_PARAMETER',
+    ]);
+  });
+
+  it('past a limit on the whole query nothing else is done (SPEC §7)', () => {
+    const result = check(`vendorName=gt:a&${'x=1&'.repeat(70)}`, specInvoices);
+    expect(result.ok === false && result.errors.map((e) => e.code)).toEqual(['LIMIT_EXCEEDED']);
+  });
+
+  it('past a limit on one parameter, that parameter is not validated, but the others are', () => {
+    const result = check(`vendorName=gt:a&totalAmount=${'1;'.repeat(20)}1`, specInvoices);
+    expect(result.ok === false && result.errors.map((e) => [e.code, e.param])).toEqual([
+      ['OPERATOR_NOT_SUPPORTED', 'vendorName'],
+      ['LIMIT_EXCEEDED', 'totalAmount'],
+    ]);
+  });
+});

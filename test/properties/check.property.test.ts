@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   catalog,
@@ -168,10 +169,19 @@ function expectRoundTrip(filter: Filter, schema: Schema): void {
   expect(check(format(filter), schema)).toEqual({ ok: true, value: filter });
 }
 
-/** check is parse (knowing the schema's params) then validate; and validate alone handles params parse did not know. */
+/**
+ * check is parse (knowing the schema's params) then validate; when parsing fails, check
+ * reports the same syntax problems, in the same order, with the type problems of the
+ * parameters that did parse among them. validate alone handles params parse did not know.
+ */
 function expectValidateAgrees(input: QueryInput, schema: Schema, result: Result<Filter>): void {
   const parsed = parse(input, { params: schema.params });
-  expect(parsed.ok ? validate(parsed.value, schema) : parsed).toEqual(result);
+  if (parsed.ok) {
+    expect(validate(parsed.value, schema)).toEqual(result);
+  } else {
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors.filter((e) => parsed.errors.some((p) => isDeepStrictEqual(p, e)))).toEqual(parsed.errors);
+  }
   const unaware = parse(input);
   if (unaware.ok && result.ok) expect(validate(unaware.value, schema)).toEqual(result);
 }
