@@ -178,7 +178,8 @@ function noSubProperties(param: Param, where: Location, path: string, extra: Spa
 
 function unknownField(param: Param, schema: Schema, where: Location, span: Span, within: string | undefined): Diagnostic {
   const filterable = [...schema.fields.values()].filter((f) => f.removed === undefined).map((f) => f.path);
-  const suggestion = closest(param.key, filterable);
+  // A misspelt request parameter (limt=10) is as likely as a misspelt field.
+  const suggestion = closest(param.key, [...filterable, ...schema.params]);
   const listed = within === undefined ? filterable : filterable.filter((p) => p.startsWith(within));
   let hint: string;
   if (suggestion !== undefined) hint = `Did you mean ${suggestion}?`;

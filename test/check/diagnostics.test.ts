@@ -41,6 +41,9 @@ describe('UNKNOWN_FIELD', () => {
     { query: 'totalAmount.x=1', param: 'totalAmount.x', in: 'key', span: [12, 13], spanned: 'x', hint: /totalAmount itself/ },
     { query: 'customerRef.id.x=1', param: 'customerRef.id.x', in: 'key', span: [15, 16], spanned: 'x', hint: /customerRef\.id itself/ },
     { query: 'lines.amount.x.y=1', param: 'lines.amount.x.y', in: 'key', span: [13, 16], spanned: 'x.y', hint: /lines\.amount itself/ },
+    // Pass-through params are suggested too, but are not listed as filterable.
+    { query: 'businesName=Acme', param: 'businesName', in: 'key', span: [0, 11], spanned: 'businesName', hint: /^Did you mean businessName\?$/ },
+    { query: 'limt=10', schema: invoices, param: 'limt', in: 'key', span: [0, 4], spanned: 'limt', hint: /^Did you mean limit\?$/ },
     { query: 'or=(vendorName=a,vendorName=b)', param: 'or', in: 'key', span: [0, 2], spanned: 'or', hint: OR_HINT },
     // A removed field is not suggested: "meme" is one edit from the removed "memo".
     { query: 'meme=x', param: 'meme', in: 'key', span: [0, 4], spanned: 'meme', hint: /^Filterable fields: (?!.*memo)/ },
