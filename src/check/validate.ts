@@ -125,7 +125,7 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
       if (last) {
         return diagnostic(
           'INVALID_PATH',
-          `Parameter ${quote(param.key)} names the object ${quote(path)}, which cannot be compared as a whole.`,
+          `Parameter ${quote(param.key)} names an object, which cannot be compared as a whole.`,
           where,
           param.path.span,
           `Filter on its id: ${path}.id.`,
@@ -135,7 +135,7 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
       if (next.value !== 'id') {
         return diagnostic(
           'SUBPROPERTY_NOT_FILTERABLE',
-          `Parameter ${quote(param.key)} names ${quote(`${path}.${next.value}`)}, but only the id of ${quote(path)} can be filtered.`,
+          `Parameter ${quote(param.key)} names a sub-property of ${quote(path)}, but only its id can be filtered.`,
           where,
           { start: next.span.start, end: param.path.span.end },
           `Filter on ${path}.id.`,
@@ -149,7 +149,7 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
         const example = [...schema.fields.values()].find((f) => f.array === path && f.removed === undefined);
         return diagnostic(
           'INVALID_PATH',
-          `Parameter ${quote(param.key)} names the list ${quote(path)}, which cannot be compared as a whole.`,
+          `Parameter ${quote(param.key)} names a list, which cannot be compared as a whole.`,
           where,
           param.path.span,
           example === undefined ? `Filter on a field of its elements.` : `Filter on a field of its elements, e.g. ${example.path}.`,
