@@ -7,6 +7,18 @@ import { accepted, expectDiagnostic, rejected, type DiagnosticRow } from './supp
 
 const OR_HINT = /no OR.*own request/;
 
+/** Rows for the value of one parameter: the span covers the whole value unless given. */
+const valueRow =
+  (param: string) =>
+  (query: string, spanned: string, hint: RegExp, span?: [number, number]): DiagnosticRow => ({
+    query,
+    param,
+    in: 'value',
+    span: span ?? [0, spanned.length],
+    spanned,
+    hint,
+  });
+
 describe('UNKNOWN_FIELD', () => {
   it.each<DiagnosticRow>([
     { query: 'totalAmout=5', param: 'totalAmout', in: 'key', span: [0, 10], spanned: 'totalAmout', hint: /^Did you mean totalAmount\?$/ },
@@ -155,14 +167,7 @@ describe('WILDCARD_NOT_SUPPORTED (on a number or a date)', () => {
 });
 
 describe('INVALID_NUMBER', () => {
-  const row = (query: string, spanned: string, hint: RegExp, span?: [number, number]): DiagnosticRow => ({
-    query,
-    param: 'totalAmount',
-    in: 'value',
-    span: span ?? [0, spanned.length],
-    spanned,
-    hint,
-  });
+  const row = valueRow('totalAmount');
   const SYNTAX = /no spaces.*no leading zeros or "\+"/;
   it.each<DiagnosticRow>([
     row('totalAmount=1e400', '1e400', /range of a double/),
@@ -220,14 +225,7 @@ describe('INVALID_NUMBER', () => {
 });
 
 describe('INVALID_DATE', () => {
-  const row = (query: string, spanned: string, hint: RegExp, span?: [number, number]): DiagnosticRow => ({
-    query,
-    param: 'issueDate',
-    in: 'value',
-    span: span ?? [0, spanned.length],
-    spanned,
-    hint,
-  });
+  const row = valueRow('issueDate');
   const SYNTAX = /YYYY-MM-DD/;
   const CALENDAR = /real calendar date/;
   it.each<DiagnosticRow>([
