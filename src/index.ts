@@ -38,7 +38,7 @@ export {
 export * from './schema/catalog';
 export type { Condition, DateTest, Filter, NumberTest, TextTest } from './check/filter';
 export type { DateRange } from './values/date';
-export { validate } from './check/validate';
+export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
 export { format } from './check/format';
 export { compile, type CompileOptions, type Predicate } from './eval/compile';

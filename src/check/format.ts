@@ -1,6 +1,7 @@
 import type { FilterAst } from '../syntax/ast';
 import { formatAst, formatQuery, type PrintableClause, type PrintableParam } from '../syntax/format';
 import { formatDate } from '../values/date';
+import { formatNumber } from '../values/number';
 import type { Condition, Filter } from './filter';
 
 /**
@@ -19,7 +20,7 @@ function printable(condition: Condition): PrintableParam {
 function clauses(condition: Condition): PrintableClause[] {
   switch (condition.type) {
     case 'number':
-      return condition.tests.map((t) => ({ operator: t.op, operand: { type: 'Literal', value: String(t.value) } }));
+      return condition.tests.map((t) => ({ operator: t.op, operand: { type: 'Literal', value: formatNumber(t.value) } }));
     case 'date':
       return condition.tests.map((t) => ({ operator: t.op, operand: { type: 'Literal', value: formatDate(t.value) } }));
     case 'string':

@@ -1,38 +1,83 @@
 import { diagnostic, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams } from '../syntax/ast';
+import type { ParseOptions } from '../syntax/parse';
 import { readDate, type DateProblem } from '../values/date';
 import { readNumber, type NumberProblem } from '../values/number';
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from './filter';
 import { closest } from './suggest';
 
+/** Options of `validate`. */
+export interface ValidateOptions {
+  /**
+   * Keys passed through untouched, in addition to the schema's `params`: the same
+   * option as `check`'s, for an AST parsed without knowing them.
+   */
+  readonly params?: ParseOptions['params'];
+}
+
 /**
  * Checks a parsed query against a schema: every path must name a filterable field,
  * every operator and operand must suit the field's type. Operands come back converted
  * (numbers, date intervals, wildcard segments). Every problem is reported.
+ *
+ * A filter parameter whose key is a pass-through parameter (of the schema, or of
+ * `options.params`) was parsed without knowing that: it joins `params` with its value
+ * as sent.
  */
-export function validate(ast: FilterAst, schema: Schema): Result<Filter> {
-  const errors: Diagnostic[] = [];
-  const conditions: Condition[] = [];
-  let params: PassThroughParams = ast.params;
-  for (const param of ast.filters) {
-    if (schema.params.has(param.key)) {
-      // Parsed without knowing the schema: a pass-through parameter gets its text back.
-      params = withParam(params, param.key, param.value);
-      continue;
-    }
-    const field = resolveField(param, schema, errors);
-    if (field !== undefined) {
-      const condition = convert(param, field, errors);
-      if (condition !== undefined) conditions.push(condition);
-    }
+export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptions): Result<Filter> {
+  const builder = new FilterBuilder(schema, ast.params, options?.params);
+  for (const param of ast.filters) builder.add(param);
+  return builder.result();
+}
+
+/**
+ * A checked filter built one parameter at a time. `validate` adds the parameters of an
+ * AST; `check` adds those that parsed and the problems of those that did not, so that
+ * every problem of a query comes out, in query order.
+ */
+export class FilterBuilder {
+  private readonly errors: Diagnostic[] = [];
+  private readonly conditions: Condition[] = [];
+  private readonly passThrough: ReadonlySet<string> | undefined;
+  private params: PassThroughParams;
+
+  constructor(
+    private readonly schema: Schema,
+    params: PassThroughParams,
+    passThrough?: ParseOptions['params'],
+  ) {
+    this.params = params;
+    this.passThrough = passThrough === undefined ? undefined : new Set(passThrough);
   }
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: { type: 'Filter', conditions, params } };
+
+  /** Validates one parsed parameter, or passes it through when it is a request parameter. */
+  add(param: Param): void {
+    if (this.schema.params.has(param.key) || this.passThrough?.has(param.key) === true) {
+      this.params = withParam(this.params, param.key, param.value);
+      return;
+    }
+    const field = resolveField(param, this.schema, this.errors);
+    if (field === undefined) return;
+    const condition = convert(param, field, this.errors);
+    if (condition !== undefined) this.conditions.push(condition);
+  }
+
+  /** Records the problems of a parameter that could not be parsed. */
+  reject(problems: readonly Diagnostic[]): void {
+    this.errors.push(...problems);
+  }
+
+  /** The filter, or every problem recorded. */
+  result(): Result<Filter> {
+    if (this.errors.length > 0) return { ok: false, errors: this.errors };
+    return { ok: true, value: { type: 'Filter', conditions: this.conditions, params: this.params } };
+  }
 }
 
 function withParam(params: PassThroughParams, key: string, value: string): PassThroughParams {
-  const previous = params[key];
+  // Own properties only: a parameter named "toString" must not find Object.prototype's.
+  const previous = Object.hasOwn(params, key) ? params[key] : undefined;
   const next = previous === undefined ? value : typeof previous === 'string' ? [previous, value] : [...previous, value];
   return { ...params, [key]: next };
 }
@@ -80,7 +125,7 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
       if (last) {
         return diagnostic(
           'INVALID_PATH',
-          `Parameter ${quote(param.key)} names the object ${quote(path)}, which cannot be compared as a whole.`,
+          `Parameter ${quote(param.key)} names an object, which cannot be compared as a whole.`,
           where,
           param.path.span,
           `Filter on its id: ${path}.id.`,
@@ -90,13 +135,13 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
       if (next.value !== 'id') {
         return diagnostic(
           'SUBPROPERTY_NOT_FILTERABLE',
-          `Parameter ${quote(param.key)} names ${quote(`${path}.${next.value}`)}, but only the id of ${quote(path)} can be filtered.`,
+          `Parameter ${quote(param.key)} names a sub-property of ${quote(path)}, but only its id can be filtered.`,
           where,
           { start: next.span.start, end: param.path.span.end },
           `Filter on ${path}.id.`,
         );
       }
-      return noSubProperties(param, where, `${path}.id`, names[i + 2]!.span.start);
+      return noSubProperties(param, where, `${path}.id`, names[i + 2]!.span);
     }
     if (type === 'array') {
       const of = (spec as { of: Readonly<Record<string, FieldSpec>> }).of;
@@ -104,7 +149,7 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
         const example = [...schema.fields.values()].find((f) => f.array === path && f.removed === undefined);
         return diagnostic(
           'INVALID_PATH',
-          `Parameter ${quote(param.key)} names the list ${quote(path)}, which cannot be compared as a whole.`,
+          `Parameter ${quote(param.key)} names a list, which cannot be compared as a whole.`,
           where,
           param.path.span,
           example === undefined ? `Filter on a field of its elements.` : `Filter on a field of its elements, e.g. ${example.path}.`,
@@ -114,29 +159,33 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
       prefix = `${path}.`;
       continue;
     }
-    return noSubProperties(param, where, path, names[i + 1]!.span.start);
+    return noSubProperties(param, where, path, names[i + 1]!.span);
   }
   // Every path the walk accepts is in schema.fields, so the loop always returns.
   return unknownField(param, schema, where, param.path.span, undefined);
 }
 
-function noSubProperties(param: Param, where: Location, path: string, from: number): Diagnostic {
+/** `totalAmount.x`: points at the names after the field (`x`), as the other path diagnostics do. */
+function noSubProperties(param: Param, where: Location, path: string, extra: Span): Diagnostic {
   return diagnostic(
     'UNKNOWN_FIELD',
     `Parameter ${quote(param.key)} is not a field: ${quote(path)} has no sub-properties.`,
     where,
-    { start: from - 1, end: param.path.span.end },
+    { start: extra.start, end: param.path.span.end },
     `Filter on ${path} itself.`,
   );
 }
 
 function unknownField(param: Param, schema: Schema, where: Location, span: Span, within: string | undefined): Diagnostic {
   const filterable = [...schema.fields.values()].filter((f) => f.removed === undefined).map((f) => f.path);
-  const suggestion = closest(param.key, filterable);
+  // A misspelt request parameter (limt=10) is as likely as a misspelt field.
+  const suggestion = closest(param.key, [...filterable, ...schema.params]);
+  const listed = within === undefined ? filterable : filterable.filter((p) => p.startsWith(within));
   let hint: string;
   if (suggestion !== undefined) hint = `Did you mean ${suggestion}?`;
   else if (/^or$/i.test(param.key)) hint = OR_HINT;
-  else hint = `Filterable fields${within === undefined ? '' : ` of ${within.slice(0, -1)}`}: ${filterable.filter((p) => within === undefined || p.startsWith(within)).join(', ')}.`;
+  else if (listed.length === 0) hint = 'This resource has no filterable fields.';
+  else hint = `Filterable fields${within === undefined ? '' : ` of ${within.slice(0, -1)}`}: ${listed.join(', ')}.`;
   return diagnostic('UNKNOWN_FIELD', `Parameter ${quote(param.key)} is not a filterable field of this resource.`, where, span, hint);
 }
 
@@ -184,7 +233,7 @@ function noWildcard(clause: Clause, param: Param, kind: string, where: Location,
       `Parameter ${quote(param.key)} is a ${kind} field, and the "%" wildcard only works on text.`,
       where,
       clause.operand.span,
-      `Compare ${kind}s with =, gt:, gte:, lt: or lte:; a literal percent sign is written \\%.`,
+      `Compare ${kind}s with =, gt:, gte:, lt: or lte:, e.g. ${param.key}=gte:${kind === 'number' ? '100' : '2023-01-01'}.`,
     ),
   );
   return undefined;
@@ -201,10 +250,17 @@ function numberTest(clause: Clause, param: Param, where: Location, errors: Diagn
       `Parameter ${quote(param.key)} needs a number, not ${quote(text)}${NUMBER_PROBLEMS[value]}.`,
       where,
       clause.operand.span,
-      valueHint(text) ?? NUMBER_HINTS[value],
+      valueHint(text) ?? (value === 'syntax' ? plusHint(text) : undefined) ?? NUMBER_HINTS[value],
     ),
   );
   return undefined;
+}
+
+/** `+5` or `1e+5` sent unencoded arrive as ` 5` and `1e 5`: say why, and what to write. */
+function plusHint(text: string): string | undefined {
+  const fixed = text.replace(/^ (?=\d)/, '').replace(/(?<=\d[eE]) (?=\d)/, '');
+  if (fixed === text || typeof readNumber(fixed, true) !== 'number') return undefined;
+  return `A "+" sent unencoded arrives as a space, and a number needs none: write ${fixed}.`;
 }
 
 const NUMBER_PROBLEMS: Record<NumberProblem, string> = {

@@ -40,16 +40,11 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
  */
 export function toProblemDetails(errors: readonly Diagnostic[], options?: ProblemOptions): ProblemDetails {
   const type = options?.type ?? 'about:blank';
-  const count = errors.length;
-  const detail =
-    count === 1
-      ? errors[0]!.message
-      : `The query has ${count} problems. ${errors[0]?.message ?? ''}${count > 1 ? ` (and ${count - 1} more)` : ''}`.trim();
-  const body: ProblemDetails = {
+  return {
     type,
     title: options?.title ?? (type === 'about:blank' ? 'Bad Request' : 'Invalid query'),
     status: 400,
-    detail,
+    detail: detail(errors),
     ...(options?.instance === undefined ? {} : { instance: options.instance }),
     errors: errors.map((d) => ({
       code: d.code,
@@ -60,5 +55,12 @@ export function toProblemDetails(errors: readonly Diagnostic[], options?: Proble
       ...(d.span === undefined ? {} : { span: { start: d.span.start, end: d.span.end } }),
     })),
   };
-  return body;
+}
+
+/** One sentence for people; the `errors` extension has the details. */
+function detail(errors: readonly Diagnostic[]): string {
+  const [first] = errors;
+  if (first === undefined) return 'The query was rejected.';
+  if (errors.length === 1) return first.message;
+  return `The query has ${errors.length} problems, each listed in "errors". The first: ${first.message}`;
 }

@@ -34,12 +34,11 @@ const plain = (t: string): string => t;
  */
 export function formatDiagnostic(d: Diagnostic, options?: RenderOptions): string {
   const style = options?.style ?? {};
-  const lines = [`${(style.code ?? plain)(`error[${d.code}]`)}: ${d.message}`];
+  // Messages and hints quote user text too: every line goes through visible().
+  const lines = [`${(style.code ?? plain)(`error[${d.code}]`)}: ${visible(d.message)}`];
   if (d.param !== undefined && d.text !== undefined) {
-    const key = visible(d.in === 'key' ? d.text : d.param);
-    const value = d.in === 'key' ? '' : visible(d.text);
-    const prefix = d.in === 'key' ? '' : `${key}=`;
-    lines.push(`  ${d.in === 'key' ? key : prefix + value}`);
+    const prefix = d.in === 'key' ? '' : `${visible(d.param)}=`;
+    lines.push(`  ${prefix}${visible(d.text)}`);
     if (d.span !== undefined) {
       const text = d.text;
       const before = columns(prefix) + columns(visible(text.slice(0, d.span.start)));
@@ -47,7 +46,7 @@ export function formatDiagnostic(d: Diagnostic, options?: RenderOptions): string
       lines.push(`  ${' '.repeat(before)}${(style.caret ?? plain)('^'.repeat(width))}`);
     }
   }
-  if (d.hint !== undefined) lines.push(`  ${(style.hint ?? plain)('hint:')} ${d.hint}`);
+  if (d.hint !== undefined) lines.push(`  ${(style.hint ?? plain)('hint:')} ${visible(d.hint)}`);
   return lines.join('\n');
 }
 
@@ -56,19 +55,29 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], options?: 
   return diagnostics.map((d) => formatDiagnostic(d, options)).join('\n\n');
 }
 
-/** Control characters would break the caret line: show them as their Unicode control pictures. */
+/**
+ * Shows what would break the caret line, drive the terminal, or hide from the reader:
+ * C0 controls as their Unicode control pictures (␊, ␛), and C1 controls, invisible
+ * format characters (bidi overrides, zero-width spaces) and lone surrogates as `<U+202E>`.
+ */
 function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+  return text.replace(INVISIBLE, (c) => {
+    const code = c.codePointAt(0)!;
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '\u2421';
+    return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+  });
 }
 
-/** Terminal columns of a text: one per code point, two for wide (East Asian, emoji) ones, none for combining marks. */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
+const COMBINING = /[\p{Mn}\p{Me}]/u;
+
+/** Terminal columns of a visible text: one per code point, two for wide (East Asian, emoji) ones, none for combining marks. */
 function columns(text: string): number {
   let n = 0;
   for (const ch of text) {
-    const c = ch.codePointAt(0)!;
-    if ((c >= 0x300 && c <= 0x36f) || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f)) continue;
-    n += isWide(c) ? 2 : 1;
+    if (COMBINING.test(ch)) continue;
+    n += isWide(ch.codePointAt(0)!) ? 2 : 1;
   }
   return n;
 }

@@ -44,16 +44,16 @@ export interface Field {
   readonly removed?: string;
 }
 
-declare const fieldTypes: unique symbol;
-
-/** A checked schema. `S` keeps the spec's literal type, from which field types are inferred. */
+/**
+ * A checked schema. `S` keeps the spec's literal type, from which `InferFields` and
+ * `FieldPath` infer the field types. `S` appears only as the type of `spec`, so a
+ * `Schema<S>` of any spec is a `Schema`: what `check` and `validate` take.
+ */
 export interface Schema<S extends SchemaSpec = SchemaSpec> {
   readonly spec: S;
   /** Every path a query may name, removed ones included, by dotted path. */
   readonly fields: ReadonlyMap<string, Field>;
   readonly params: ReadonlySet<string>;
-  /** Type-level only: the filterable paths and their types. */
-  readonly [fieldTypes]?: InferFields<S>;
 }
 
 type FieldEntries<F, Prefix extends string> = {
@@ -97,6 +97,7 @@ export interface FieldValueTypes {
  */
 export function defineSchema<const S extends SchemaSpec>(spec: S): Schema<S> {
   if (typeof spec !== 'object' || spec === null) fail('a schema spec must be an object with "fields"');
+  onlyKnown(spec, SPEC_KEYS, 'a schema spec');
   if (typeof spec.fields !== 'object' || spec.fields === null || Array.isArray(spec.fields)) {
     fail('"fields" must be an object of field specs');
   }
@@ -124,6 +125,7 @@ function addField(fields: Map<string, Field>, name: string, spec: unknown, array
   if (ownRemoved !== undefined && (typeof ownRemoved !== 'string' || ownRemoved === '')) {
     fail(`"removed" of field "${where}" must say where to filter instead`);
   }
+  onlyKnown(normalized, type === 'array' ? ARRAY_KEYS : FIELD_KEYS, `field "${where}"`);
   const removed = (ownRemoved as string | undefined) ?? array?.removed;
   const base = {
     ...(array === undefined ? {} : { array: array.name }),
@@ -147,6 +149,17 @@ function addField(fields: Map<string, Field>, name: string, spec: unknown, array
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SPEC_KEYS = ['fields', 'params'];
+const FIELD_KEYS = ['type', 'removed'];
+const ARRAY_KEYS = ['type', 'of', 'removed'];
+
+/**
+ * A misspelt property would be ignored without a word: `remved: '…'` would leave a
+ * field filterable that was meant to be removed. Refuse what is not known instead.
+ */
+function onlyKnown(object: object, known: readonly string[], what: string): void {
+  for (const key of Object.keys(object)) if (!known.includes(key)) fail(`${what} has the unknown property ${JSON.stringify(key)}`);
+}
 
 function fail(message: string): never {
   throw new TypeError(`defineSchema: ${message}.`);

@@ -7,7 +7,9 @@
 export type NumberProblem = 'syntax' | 'range' | 'precision';
 
 /** The largest magnitude a plain integer literal may have: beyond it doubles skip integers. */
-const MAX_EXACT = '9007199254740992'; // 2^53
+const MAX_EXACT_VALUE = 2 ** 53;
+/** The same, as the digits a literal is compared with. */
+const MAX_EXACT = String(MAX_EXACT_VALUE); // '9007199254740992'
 
 /**
  * Reads a number in the syntax of SPEC §4. With `exactIntegers`, a plain integer
@@ -44,6 +46,16 @@ export function readNumber(text: string, exactIntegers: boolean): number | Numbe
   const value = Number(text);
   if (!Number.isFinite(value)) return 'range';
   return value + 0; // -0 is 0
+}
+
+/**
+ * Prints a finite number as a literal that `readNumber(text, true)` reads back as the
+ * same value. `String(1e16)` would be `10000000000000000`, a plain integer beyond 2^53
+ * that is refused as inexact: such values get the exponent form of the same shortest
+ * digits (`1e+16`).
+ */
+export function formatNumber(value: number): string {
+  return Number.isInteger(value) && Math.abs(value) > MAX_EXACT_VALUE ? value.toExponential() : String(value);
 }
 
 function isDigit(c: number): boolean {

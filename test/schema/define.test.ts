@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { defineSchema, type Field, type SchemaSpec } from '../../src/index';
+
+/** Specs built at run time, as from JSON config: the type checker cannot see them. */
+const spec = (value: unknown): SchemaSpec => value as SchemaSpec;
+
+describe('defineSchema: a well-formed spec', () => {
+  const schema = defineSchema({
+    fields: {
+      totalAmount: 'number',
+      issueDate: { type: 'date' },
+      vendorName: 'string',
+      customerRef: { type: 'ref' },
+      lines: { type: 'array', of: { description: 'string', amount: 'number', itemRef: { type: 'ref' } } },
+      memo: { type: 'string', removed: 'Filter on note.' },
+      old: { type: 'array', of: { a: 'number' }, removed: 'Gone.' },
+    },
+    params: ['businessName', 'limit'],
+  });
+
+  it('indexes every path a query may name, with its type and where to read it', () => {
+    expect(Object.fromEntries(schema.fields)).toEqual<Record<string, Field>>({
+      totalAmount: { path: 'totalAmount', type: 'number', names: ['totalAmount'] },
+      issueDate: { path: 'issueDate', type: 'date', names: ['issueDate'] },
+      vendorName: { path: 'vendorName', type: 'string', names: ['vendorName'] },
+      'customerRef.id': { path: 'customerRef.id', type: 'id', names: ['customerRef', 'id'] },
+      'lines.description': { path: 'lines.description', type: 'string', array: 'lines', names: ['description'] },
+      'lines.amount': { path: 'lines.amount', type: 'number', array: 'lines', names: ['amount'] },
+      'lines.itemRef.id': { path: 'lines.itemRef.id', type: 'id', array: 'lines', names: ['itemRef', 'id'] },
+      memo: { path: 'memo', type: 'string', names: ['memo'], removed: 'Filter on note.' },
+      // The fields of a removed array are removed with it.
+      'old.a': { path: 'old.a', type: 'number', array: 'old', names: ['a'], removed: 'Gone.' },
+    });
+  });
+
+  it('keeps the params as a set, and the spec as given', () => {
+    expect([...schema.params]).toEqual(['businessName', 'limit']);
+    expect(schema.spec.fields.totalAmount).toBe('number');
+  });
+
+  it('is frozen', () => {
+    expect(Object.isFrozen(schema)).toBe(true);
+  });
+
+  it('accepts a spec without params or fields', () => {
+    expect(defineSchema({ fields: {} }).params.size).toBe(0);
+    expect(defineSchema({ fields: {}, params: [] }).fields.size).toBe(0);
+  });
+
+  it('accepts names that are Object methods: fields are looked up as own properties', () => {
+    const s = defineSchema({ fields: { toString: 'string', hasOwnProperty: 'number' }, params: ['valueOf'] });
+    expect([...s.fields.keys()]).toEqual(['toString', 'hasOwnProperty']);
+  });
+});
+
+describe('defineSchema: a malformed spec throws a TypeError that says what is wrong', () => {
+  it.each<[string, unknown, RegExp]>([
+    ['null', null, /must be an object with "fields"/],
+    ['a string', 'invoices', /must be an object with "fields"/],
+    ['no fields', {}, /"fields" must be an object/],
+    ['fields: null', { fields: null }, /"fields" must be an object/],
+    ['fields: an array', { fields: ['a'] }, /"fields" must be an object/],
+    ['an unknown type', { fields: { a: 'nmber' } }, /"a" has the unknown type "nmber"/],
+    ['an unknown type in object form', { fields: { a: { type: 'integer' } } }, /"a" has the unknown type "integer"/],
+    ['no type', { fields: { a: {} } }, /"a" has the unknown type undefined/],
+    ['a type that is not a name', { fields: { a: 5 } }, /field "a" must be a type name or an object/],
+    ['a null field', { fields: { a: null } }, /field "a" must be a type name or an object/],
+    ['an upper-case type', { fields: { a: 'Number' } }, /unknown type "Number"/],
+    ['nested arrays', { fields: { a: { type: 'array', of: { b: { type: 'array', of: { c: 'string' } } } } } }, /"a\.b": arrays do not nest/],
+    ['an array without of', { fields: { lines: { type: 'array' } } }, /array "lines" needs "of"/],
+    ['an empty of', { fields: { lines: { type: 'array', of: {} } } }, /array "lines" needs "of"/],
+    ['of as an array', { fields: { lines: { type: 'array', of: ['a'] } } }, /array "lines" needs "of"/],
+    ['of as a type name', { fields: { lines: { type: 'array', of: 'string' } } }, /array "lines" needs "of"/],
+    ['a bad element type', { fields: { lines: { type: 'array', of: { a: 'text' } } } }, /"lines\.a" has the unknown type "text"/],
+    ['a name starting with a digit', { fields: { '1a': 'string' } }, /"1a" is not a field name/],
+    ['a name with a dash', { fields: { 'a-b': 'string' } }, /"a-b" is not a field name/],
+    ['a name with a dot', { fields: { 'a.b': 'string' } }, /"a\.b" is not a field name/],
+    ['an empty name', { fields: { '': 'string' } }, /"" is not a field name/],
+    ['a non-ASCII name', { fields: { 'montant': 'number', 'prix€': 'number' } }, /"prix€" is not a field name/],
+    ['a bad element name', { fields: { lines: { type: 'array', of: { 'x y': 'string' } } } }, /"lines\.x y" is not a field name/],
+    ['the reserved name constructor', { fields: { constructor: 'string' } }, /"constructor" is not a field name/],
+    ['the reserved name prototype', { fields: { prototype: 'string' } }, /"prototype" is not a field name/],
+    ['the reserved name __proto__', { fields: JSON.parse('{"__proto__": "string"}') }, /"__proto__" is not a field name/],
+    ['a reserved element name', { fields: { lines: { type: 'array', of: { constructor: 'string' } } } }, /"lines\.constructor" is not a field name/],
+    ["removed: ''", { fields: { memo: { type: 'string', removed: '' } } }, /"removed" of field "memo" must say where to filter instead/],
+    ['removed: true', { fields: { memo: { type: 'string', removed: true } } }, /"removed" of field "memo"/],
+    ["an element's removed: ''", { fields: { lines: { type: 'array', of: { memo: { type: 'string', removed: '' } } } } }, /"lines\.memo"/],
+    ['a param that is also a field', { fields: { group: 'string' }, params: ['group'] }, /"group" is both a field and a pass-through parameter/],
+    ['a param under a field', { fields: { lines: { type: 'array', of: { a: 'string' } } }, params: ['lines.a'] }, /"lines\.a" is both a field/],
+    ['params as a string', { fields: {}, params: 'limit' }, /"params" must be an array/],
+    ['an empty param', { fields: {}, params: [''] }, /"" is not a parameter name/],
+    ['a param that is not text', { fields: {}, params: [5] }, /5 is not a parameter name/],
+    ['the param __proto__', { fields: {}, params: ['__proto__'] }, /"__proto__" is not a parameter name/],
+    // A misspelt property would otherwise be ignored: a field meant to be removed would stay filterable.
+    ['a misspelt removed', { fields: { memo: { type: 'string', remved: 'x' } } }, /field "memo" has the unknown property "remved"/],
+    ['of on a scalar', { fields: { a: { type: 'string', of: { b: 'string' } } } }, /field "a" has the unknown property "of"/],
+    ['of on a ref', { fields: { r: { type: 'ref', of: { name: 'string' } } } }, /field "r" has the unknown property "of"/],
+    ['a misspelt params', { fields: {}, parms: ['limit'] }, /unknown property "parms"/],
+  ])('%s', (_, value, message) => {
+    expect(() => defineSchema(spec(value))).toThrow(TypeError);
+    expect(() => defineSchema(spec(value))).toThrow(message);
+  });
+
+  it('every message starts with defineSchema and ends with a full stop', () => {
+    expect(() => defineSchema(spec({ fields: { a: 'nmber' } }))).toThrow(/^defineSchema: .*\.$/);
+  });
+});
