@@ -61,8 +61,27 @@ export function diagnostic(
   return d;
 }
 
-/** Quotes user text for a message: JSON string syntax keeps control characters visible. */
+/**
+ * Quotes user text for a message. JSON string syntax escapes quotes, backslashes and
+ * C0 controls; C1 controls, format characters (bidi overrides, zero-width joiners)
+ * and line separators are escaped as well, so no message, wherever it is printed or
+ * logged, carries characters that act on a terminal or hide what the text says.
+ */
 export function quote(text: string, max = 40): string {
-  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
-  return JSON.stringify(cut);
+  let cut = text;
+  if (text.length > max) {
+    // Never cut a surrogate pair in two.
+    const end = text.charCodeAt(max - 1) >= 0xd800 && text.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
+    cut = `${text.slice(0, end)}…`;
+  }
+  return JSON.stringify(cut).replace(INVISIBLE, (c) => escapeUnits(c));
+}
+
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/** `\uXXXX` for each UTF-16 unit of a character, as JSON writes escapes. */
+function escapeUnits(c: string): string {
+  let out = '';
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }

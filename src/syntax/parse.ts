@@ -101,7 +101,8 @@ function isPassThrough(keys: Keys, key: string): boolean {
 }
 
 function addPassThrough(params: Record<string, string | string[]>, key: string, value: string): void {
-  const previous = params[key];
+  // Own properties only: a key such as "toString" must not find Object.prototype's.
+  const previous = Object.hasOwn(params, key) ? params[key] : undefined;
   if (previous === undefined) params[key] = value;
   else if (typeof previous === 'string') params[key] = [previous, value];
   else previous.push(value);

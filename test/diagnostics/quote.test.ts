@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { quote } from '../../src/diagnostics/diagnostic';
+import { check, defineSchema } from '../../src/index';
+
+describe('quote: user text in messages', () => {
+  it.each<[string, string, string]>([
+    ['quotes and backslashes', 'a"b\\c', '"a\\"b\\\\c"'],
+    ['C0 controls, as JSON does', 'a\nb\u001b[31m', '"a\\nb\\u001b[31m"'],
+    ['C1 controls', 'a\u0085b\u009b', '"a\\u0085b\\u009b"'],
+    ['bidi overrides and zero-width characters', 'a\u202eb\u200bc\ufeff', '"a\\u202eb\\u200bc\\ufeff"'],
+    ['line and paragraph separators', 'a\u2028b\u2029', '"a\\u2028b\\u2029"'],
+    ['an astral format character, both halves', 'a\u{e0001}', '"a\\udb40\\udc01"'],
+    ['ordinary non-ASCII text, untouched', 'Café Zoë 😀', '"Café Zoë 😀"'],
+  ])('escapes %s', (_name, text, quoted) => {
+    expect(quote(text)).toBe(quoted);
+  });
+
+  it('shortens long text without cutting a character in two', () => {
+    expect(quote('x'.repeat(50))).toBe(`"${'x'.repeat(40)}…"`);
+    expect(quote(`${'x'.repeat(39)}😀tail`)).toBe(`"${'x'.repeat(39)}…"`);
+  });
+
+  it('keeps hostile keys out of messages as raw characters', () => {
+    const result = check('a\u202e=1', defineSchema({ fields: { a: 'number' } }));
+    expect(result.ok).toBe(false);
+    if (!result.ok) for (const d of result.errors) expect(d.message).not.toMatch(/[\u202e]/);
+  });
+});
+
+describe('pass-through parameters named like Object.prototype members', () => {
+  it('are kept as own values, repeated or not', () => {
+    const schema = defineSchema({ fields: { a: 'number' }, params: ['toString', 'valueOf', 'hasOwnProperty'] });
+    const result = check('toString=1&toString=2&valueOf=3&hasOwnProperty=x&a=1', schema);
+    expect(result).toMatchObject({ ok: true, value: { params: { toString: ['1', '2'], valueOf: '3', hasOwnProperty: 'x' } } });
+  });
+});
