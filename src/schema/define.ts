@@ -113,7 +113,9 @@ export function defineSchema<const S extends SchemaSpec>(spec: S): Schema<S> {
       params.add(param);
     }
   }
-  return Object.freeze({ spec, fields, params }) as Schema<S>;
+  // The schema keeps its own frozen copy: the index and the spec must never disagree,
+  // whatever the caller later does with the object it passed.
+  return Object.freeze({ spec: deepFreeze(structuredClone(spec)), fields, params }) as Schema<S>;
 }
 
 function addField(fields: Map<string, Field>, name: string, spec: unknown, array: { name: string; removed?: string } | undefined): void {
@@ -163,4 +165,12 @@ function onlyKnown(object: object, known: readonly string[], what: string): void
 
 function fail(message: string): never {
   throw new TypeError(`defineSchema: ${message}.`);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineSchema, type Field, type SchemaSpec } from '../../src/index';
+import { check, defineSchema, type Field, type SchemaSpec } from '../../src/index';
 
 /** Specs built at run time, as from JSON config: the type checker cannot see them. */
 const spec = (value: unknown): SchemaSpec => value as SchemaSpec;
@@ -103,5 +103,18 @@ describe('defineSchema: a malformed spec throws a TypeError that says what is wr
 
   it('every message starts with defineSchema and ends with a full stop', () => {
     expect(() => defineSchema(spec({ fields: { a: 'nmber' } }))).toThrow(/^defineSchema: .*\.$/);
+  });
+});
+
+describe('the schema keeps its own copy of the spec', () => {
+  it('is not changed by later changes to the object passed in', () => {
+    const spec = { fields: { totalAmount: 'number' as string, lines: { type: 'array' as const, of: { amount: 'number' as string } } } };
+    const schema = defineSchema(spec as never);
+    spec.fields.totalAmount = 'string';
+    spec.fields.lines.of.amount = 'date';
+    expect(schema.fields.get('totalAmount')?.type).toBe('number');
+    expect(Object.isFrozen(schema.spec)).toBe(true);
+    const result = check('lines.amount=5&totalAmount=gt:1', schema);
+    expect(result.ok).toBe(true);
   });
 });
