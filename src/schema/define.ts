@@ -44,16 +44,16 @@ export interface Field {
   readonly removed?: string;
 }
 
-declare const fieldTypes: unique symbol;
-
-/** A checked schema. `S` keeps the spec's literal type, from which field types are inferred. */
+/**
+ * A checked schema. `S` keeps the spec's literal type, from which `InferFields` and
+ * `FieldPath` infer the field types. `S` appears only as the type of `spec`, so a
+ * `Schema<S>` of any spec is a `Schema`: what `check` and `validate` take.
+ */
 export interface Schema<S extends SchemaSpec = SchemaSpec> {
   readonly spec: S;
   /** Every path a query may name, removed ones included, by dotted path. */
   readonly fields: ReadonlyMap<string, Field>;
   readonly params: ReadonlySet<string>;
-  /** Type-level only: the filterable paths and their types. */
-  readonly [fieldTypes]?: InferFields<S>;
 }
 
 type FieldEntries<F, Prefix extends string> = {

@@ -1,0 +1,121 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import {
+  catalog,
+  check,
+  defineSchema,
+  deposits,
+  invoices,
+  parse,
+  validate,
+  type FieldPath,
+  type InferFields,
+  type Schema,
+  type SchemaSpec,
+} from '../../src/index';
+
+describe('InferFields', () => {
+  it('keeps literal types without `as const`, in both field forms', () => {
+    const schema = defineSchema({ fields: { amount: 'number', name: { type: 'string' }, at: 'date' } });
+    expectTypeOf<InferFields<typeof schema.spec>>().toEqualTypeOf<{ amount: 'number'; name: 'string'; at: 'date' }>();
+  });
+
+  it('turns a ref into its `.id`, typed `id`', () => {
+    const schema = defineSchema({ fields: { customerRef: { type: 'ref' } } });
+    expectTypeOf<InferFields<typeof schema.spec>>().toEqualTypeOf<{ 'customerRef.id': 'id' }>();
+  });
+
+  it('turns the fields of a child array into dotted paths, refs of elements included', () => {
+    const schema = defineSchema({
+      fields: { lines: { type: 'array', of: { description: 'string', amount: { type: 'number' }, itemRef: { type: 'ref' } } } },
+    });
+    expectTypeOf<InferFields<typeof schema.spec>>().toEqualTypeOf<{
+      'lines.description': 'string';
+      'lines.amount': 'number';
+      'lines.itemRef.id': 'id';
+    }>();
+  });
+
+  it('leaves removed fields out: scalars, refs, arrays and fields of arrays', () => {
+    const schema = defineSchema({
+      fields: {
+        memo: { type: 'string', removed: 'Filter on note.' },
+        note: 'string',
+        vendorRef: { type: 'ref', removed: 'Filter on vendorId.' },
+        old: { type: 'array', of: { a: 'number' }, removed: 'Gone.' },
+        lines: { type: 'array', of: { memo: { type: 'string', removed: 'Use memo.' }, amount: 'number' } },
+      },
+    });
+    expectTypeOf<InferFields<typeof schema.spec>>().toEqualTypeOf<{ note: 'string'; 'lines.amount': 'number' }>();
+  });
+
+  it('describes the deposits of the catalog without lines.memo', () => {
+    expectTypeOf<InferFields<typeof deposits.spec>>().toEqualTypeOf<{
+      memo: 'string';
+      totalAmount: 'number';
+      txnDate: 'date';
+      'lines.amount': 'number';
+      'lines.description': 'string';
+    }>();
+  });
+});
+
+describe('FieldPath', () => {
+  it('is the exact union of the filterable paths of a catalog schema', () => {
+    expectTypeOf<FieldPath<typeof invoices>>().toEqualTypeOf<
+      | 'customerRef.id'
+      | 'totalAmount'
+      | 'docNumber'
+      | 'issueDate'
+      | 'dueDate'
+      | 'balance'
+      | 'currency'
+      | 'lines.description'
+      | 'lines.amount'
+      | 'lines.itemRef.id'
+    >();
+    expectTypeOf<FieldPath<typeof catalog.balanceSheets>>().toEqualTypeOf<'group' | 'value' | 'name' | 'date'>();
+    expectTypeOf<FieldPath<typeof catalog.connections>>().toEqualTypeOf<
+      'syncTime' | 'serviceName' | 'businessName' | 'status' | 'createdAt'
+    >();
+  });
+
+  it('leaves out pass-through params and removed fields', () => {
+    expectTypeOf<'businessName'>().not.toExtend<FieldPath<typeof catalog.balanceSheets>>();
+    expectTypeOf<'lines.memo'>().not.toExtend<FieldPath<typeof deposits>>();
+  });
+
+  it('takes a spec as well as a schema', () => {
+    const spec = { fields: { a: 'number', r: { type: 'ref' } } } as const;
+    expectTypeOf<FieldPath<typeof spec>>().toEqualTypeOf<'a' | 'r.id'>();
+  });
+
+  it('is any string for a schema whose fields are not known', () => {
+    expectTypeOf<FieldPath<Schema>>().toEqualTypeOf<string>();
+  });
+});
+
+describe('Schema', () => {
+  it('every schema, refs and arrays included, is a Schema that check and validate take', () => {
+    expectTypeOf(invoices).toExtend<Schema>();
+    expectTypeOf(catalog.deposits).toExtend<Schema>();
+    expectTypeOf(defineSchema({ fields: { r: { type: 'ref' } } })).toExtend<Schema>();
+    const ast = parse('');
+    if (ast.ok) expectTypeOf(validate(ast.value, invoices)).toEqualTypeOf(check('', invoices));
+    for (const schema of Object.values(catalog)) expectTypeOf(schema).toExtend<Schema<SchemaSpec>>();
+  });
+
+  it('refuses a malformed spec at compile time', () => {
+    // @ts-expect-error: an unknown type
+    defineSchema({ fields: { a: 'nmber' } });
+    // @ts-expect-error: arrays do not nest
+    defineSchema({ fields: { a: { type: 'array', of: { b: { type: 'array', of: { c: 'string' } } } } } });
+    // @ts-expect-error: an array needs `of`
+    defineSchema({ fields: { a: { type: 'array' } } });
+    // @ts-expect-error: `removed` says where to filter instead, as text
+    defineSchema({ fields: { a: { type: 'string', removed: true } } });
+    // @ts-expect-error: params are names
+    defineSchema({ fields: {}, params: [1] });
+    // @ts-expect-error: `fields` is required
+    defineSchema({ params: ['a'] });
+  });
+});
