@@ -3,7 +3,7 @@ import { version } from '../../package.json';
 import { CHECK_OPTIONS, runCheck } from './commands/check';
 import { FILTER_OPTIONS, runFilter } from './commands/filter';
 import { RESOURCES_OPTIONS, runResources } from './commands/resources';
-import { EXIT, HELP, InputError, USAGE, UsageError } from './usage';
+import { EXIT, HELP, InputError, reason, USAGE, UsageError } from './usage';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -82,7 +82,7 @@ async function dispatch(argv: readonly string[]): Promise<number> {
     parsed = parseArgs({ args: [...rest], options: { ...cmd.options, ...HELP_OPTION }, allowPositionals: true, strict: true });
   } catch (error) {
     // parseArgs says what is wrong (unknown option, missing value) in its message.
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(reason(error));
   }
   const { positionals, values } = parsed;
   if (values.help === true) {

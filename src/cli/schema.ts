@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { catalog, type ResourceName } from '../schema/catalog';
 import { defineSchema, type Schema } from '../schema/define';
-import { UsageError } from './usage';
+import { reason, UsageError } from './usage';
 
 /** The `--resource` and `--schema` options, as parsed. */
 export interface SchemaOptions {
@@ -50,9 +50,4 @@ export async function loadSchema(options: SchemaOptions): Promise<Schema> {
     // defineSchema throws a TypeError that says what is wrong with the spec.
     throw new UsageError(`the schema file ${JSON.stringify(file)} is not a schema: ${reason(error)}`);
   }
-}
-
-/** The message of an error, without a stack. */
-export function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,4 +1,5 @@
-import { ANSI_STYLE, type DiagnosticStyle } from '../diagnostics/render';
+import type { Diagnostic } from '../diagnostics/diagnostic';
+import { ANSI_STYLE, formatDiagnostics, type DiagnosticStyle } from '../diagnostics/render';
 
 /** What the colour decision needs to know about an output stream. */
 export interface Stream {
@@ -21,4 +22,9 @@ export function wantsColour(stream: Stream, env: Readonly<Record<string, string 
 /** The style for diagnostics written to a stream. */
 export function diagnosticStyle(stream: Stream, env: Readonly<Record<string, string | undefined>>): DiagnosticStyle {
   return wantsColour(stream, env) ? ANSI_STYLE : {};
+}
+
+/** Writes diagnostics for people to stderr, with their caret lines, coloured when stderr wants it. */
+export function printDiagnostics(diagnostics: readonly Diagnostic[]): void {
+  process.stderr.write(`${formatDiagnostics(diagnostics, { style: diagnosticStyle(process.stderr, process.env) })}\n`);
 }

@@ -20,6 +20,11 @@ export class InputError extends Error {
   override readonly name = 'InputError';
 }
 
+/** The message of an error, without its stack: what a usage or input error quotes. */
+export function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The synopsis, shown after a usage error. */
 export const USAGE = `Usage: qsfilter check <query> (--resource <name> | --schema <file>) [--json]
        qsfilter filter <query> [file.json] (--resource <name> | --schema <file>) [--case-insensitive] [--pretty | --compact]

@@ -1,11 +1,10 @@
 import { check } from '../../check/check';
 import { format } from '../../check/format';
 import type { Filter } from '../../check/filter';
-import { formatDiagnostics } from '../../diagnostics/render';
 import { toProblemDetails } from '../../diagnostics/problem';
 import { explain } from '../explain';
 import { loadSchema, type SchemaOptions } from '../schema';
-import { diagnosticStyle } from '../terminal';
+import { printDiagnostics } from '../terminal';
 import { EXIT } from '../usage';
 
 /** The options of `qsfilter check`, for `util.parseArgs`. */
@@ -36,9 +35,9 @@ export async function runCheck(query: string, options: SchemaOptions & { readonl
     const body = result.ok ? report(result.value) : toProblemDetails(result.errors);
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
   } else if (result.ok) {
-    process.stdout.write(describe(result.value));
+    process.stdout.write(summary(result.value));
   } else {
-    process.stderr.write(`${formatDiagnostics(result.errors, { style: diagnosticStyle(process.stderr, process.env) })}\n`);
+    printDiagnostics(result.errors);
   }
   return result.ok ? EXIT.ok : EXIT.invalidQuery;
 }
@@ -47,8 +46,8 @@ function report(filter: Filter): CheckReport {
   return { query: format(filter), explanation: explain(filter), filter };
 }
 
-/** The human-readable account of a valid query. */
-export function describe(filter: Filter): string {
+/** The account of a valid query for people: canonical form, one sentence per condition, pass-through parameters. */
+function summary(filter: Filter): string {
   const lines = [format(filter), ''];
   const sentences = explain(filter);
   if (sentences.length === 0) lines.push('No filters: every item matches.');

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { check } from '../../check/check';
-import { formatDiagnostics } from '../../diagnostics/render';
 import { compile } from '../../eval/compile';
-import { loadSchema, reason, type SchemaOptions } from '../schema';
-import { diagnosticStyle } from '../terminal';
-import { EXIT, InputError, UsageError } from '../usage';
+import { loadSchema, type SchemaOptions } from '../schema';
+import { printDiagnostics } from '../terminal';
+import { EXIT, InputError, reason, UsageError } from '../usage';
 
 /** The options of `qsfilter filter`, for `util.parseArgs`. */
 export const FILTER_OPTIONS = {
@@ -33,7 +32,7 @@ export async function runFilter(query: string, file: string | undefined, options
   const schema = await loadSchema(options);
   const result = check(query, schema);
   if (!result.ok) {
-    process.stderr.write(`${formatDiagnostics(result.errors, { style: diagnosticStyle(process.stderr, process.env) })}\n`);
+    printDiagnostics(result.errors);
     return EXIT.invalidQuery;
   }
   const items = parseItems(await readInput(file), file ?? 'standard input');
