@@ -24,6 +24,12 @@ export interface Problem {
   readonly [extension: string]: unknown;
 }
 
+/** One problem of a request body, in a problem's `errors`: where (a JSON Pointer) and what. */
+export interface BodyError {
+  readonly pointer: string;
+  readonly detail: string;
+}
+
 /** A problem with the standard title of its status. */
 export function problem(status: number, detail: string, instance?: string, extensions?: Readonly<Record<string, unknown>>): Problem {
   return {

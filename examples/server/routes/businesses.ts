@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { problem, sendProblem, splitUrl } from '../http';
+import { problem, sendProblem, splitUrl, type BodyError } from '../http';
 import type { Store } from '../store/store';
 
 /** The longest business name accepted. */
@@ -38,7 +38,7 @@ export function businessRoutes(app: FastifyInstance, store: Store): void {
 }
 
 /** The `businessName` of a posted body, or what is wrong with it. */
-function readName(body: unknown): string | { pointer: string; detail: string } {
+function readName(body: unknown): string | BodyError {
   const name = typeof body === 'object' && body !== null && Object.hasOwn(body, 'businessName') ? (body as { businessName: unknown }).businessName : undefined;
   if (typeof name !== 'string') return { pointer: '/businessName', detail: 'Send { "businessName": "…" }, the name as a string.' };
   if (name === '' || name.length > MAX_NAME_LENGTH) {

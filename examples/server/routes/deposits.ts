@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { problem, sendProblem, splitUrl } from '../http';
+import { problem, sendProblem, splitUrl, type BodyError } from '../http';
 import type { Item, Store } from '../store/store';
 
 /** The release that stopped storing `memo` under a deposit's lines (RFC 9745 wants the instant, in seconds). */
 export const LINE_MEMO_DEPRECATED = { date: '2023-01-09', seconds: Date.UTC(2023, 0, 9) / 1000 } as const;
-
-/** One problem of a request body: where (a JSON Pointer) and what. */
-export interface BodyError {
-  readonly pointer: string;
-  readonly detail: string;
-}
 
 /** A deposit as posted, checked: ready to store, and the lines whose memo was dropped. */
 interface PostedDeposit {
