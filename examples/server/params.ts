@@ -14,8 +14,8 @@ export const MAX_LIMIT = 500;
  */
 export function readPage(params: PassThroughParams): Result<Page> {
   const errors: Diagnostic[] = [];
-  const limit = wholeNumber(params, 'limit', DEFAULT_LIMIT, MAX_LIMIT, errors);
-  const offset = wholeNumber(params, 'offset', 0, Number.MAX_SAFE_INTEGER, errors);
+  const limit = wholeNumber(params, 'limit', LIMIT, errors);
+  const offset = wholeNumber(params, 'offset', OFFSET, errors);
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: { limit, offset } };
 }
 
@@ -30,27 +30,45 @@ export function readSelector(params: PassThroughParams, names: readonly string[]
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: select };
 }
 
+/** What a paging parameter may be, and what to say when it is not. */
+interface Bounds {
+  readonly fallback: number;
+  readonly max: number;
+  readonly range: string;
+  readonly hint: string;
+}
+
+const LIMIT: Bounds = {
+  fallback: DEFAULT_LIMIT,
+  max: MAX_LIMIT,
+  range: `from 0 to ${MAX_LIMIT}`,
+  hint: `A page holds at most ${MAX_LIMIT} items (${DEFAULT_LIMIT} when limit is not given); ask for the next one with offset.`,
+};
+
+const OFFSET: Bounds = {
+  fallback: 0,
+  max: Number.MAX_SAFE_INTEGER,
+  range: '(0 or more)',
+  hint: 'offset counts the matching items to skip: 0 is the first page, then add limit for each next page.',
+};
+
 const WHOLE_NUMBER = /^(?:0|[1-9][0-9]*)$/;
 
-function wholeNumber(params: PassThroughParams, name: string, fallback: number, max: number, errors: Diagnostic[]): number {
+function wholeNumber(params: PassThroughParams, name: string, bounds: Bounds, errors: Diagnostic[]): number {
   const text = single(params, name, errors);
-  if (text === undefined) return fallback;
+  if (text === undefined) return bounds.fallback;
   const value = WHOLE_NUMBER.test(text) ? Number(text) : NaN;
-  if (value <= max) return value;
-  const range = max === MAX_LIMIT ? `from 0 to ${MAX_LIMIT}` : '(0 or more)';
+  if (value <= bounds.max) return value;
   errors.push({
     code: 'INVALID_PARAMETER',
-    message: `Parameter ${JSON.stringify(name)} must be a whole number ${range}, not ${JSON.stringify(text)}.`,
+    message: `Parameter ${JSON.stringify(name)} must be a whole number ${bounds.range}, not ${JSON.stringify(text)}.`,
     param: name,
     in: 'value',
     text,
     span: { start: 0, end: text.length },
-    hint:
-      name === 'limit'
-        ? `A page holds at most ${MAX_LIMIT} items (${DEFAULT_LIMIT} when limit is not given); ask for the next one with offset.`
-        : 'offset counts the matching items to skip: 0 is the first page, then add limit for each next page.',
+    hint: bounds.hint,
   });
-  return fallback;
+  return bounds.fallback;
 }
 
 /** The one value of a pass-through parameter, or `undefined` when it is absent or (reported) repeated. */
