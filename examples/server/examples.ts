@@ -1,0 +1,23 @@
+/** Requests to try, printed when the server starts; a test runs each against the sample data. */
+export interface ExampleRequest {
+  /** Path and query, percent-encoded as a client sends it. */
+  readonly path: string;
+  readonly note: string;
+  /** 200, or 400 for the examples of a bad query. */
+  readonly status: 200 | 400;
+}
+
+/** Good filters on several collections, then two bad ones. */
+export const EXAMPLE_REQUESTS: readonly ExampleRequest[] = [
+  { path: '/invoices?customerRef.id=42&totalAmount=gte:100;lte:2000', note: 'invoices of customer 42 from 100 to 2000', status: 200 },
+  { path: '/vendors?vendorName=%25acme%25', note: 'vendors whose name contains "acme"', status: 200 },
+  {
+    path: '/balanceSheets?businessName=Acme%20%26%20Sons&reportFrequency=month&serviceName=quickbooks&group=assets&value=gt:100000',
+    note: 'monthly asset lines over 100000 of "Acme & Sons"',
+    status: 200,
+  },
+  { path: '/invoices?lines.amount=gte:10;lte:20&issueDate=gte:2023-01-01&limit=5', note: 'a line from 10 to 20, issued in 2023 or later', status: 200 },
+  { path: '/connections?syncTime=gt:3600', note: 'connections whose initial sync took over an hour', status: 200 },
+  { path: '/vendors?vendorName=%acme%', note: 'bad: a bare "%" (send it as %25)', status: 400 },
+  { path: '/deposits?lines.memo=%25cash%25', note: 'bad: lines.memo was removed on 2023-01-09', status: 400 },
+];

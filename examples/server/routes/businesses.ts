@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { problem, sendProblem, splitUrl, type BodyError } from '../http';
+import type { Store } from '../store/store';
+
+/** The longest business name accepted. */
+export const MAX_NAME_LENGTH = 200;
+
+/**
+ * `POST /businesses` and `DELETE /businesses/{businessName}` (`GET /businesses` is a
+ * collection route). A name may hold any text (`&`, `%`, `/`, `;`, quotes, `+`,
+ * emoji…): a client sends it in the path encoded with `encodeURIComponent`. The router
+ * decodes that segment strictly, as `decodeURIComponent` does: a `+` stays a plus (it
+ * means a space only in a query string), `%2F` is a slash inside the name, and a
+ * malformed escape never reaches this code (the app answers it with a 400 problem).
+ * The name must then equal a business's name exactly: "businesses with special
+ * characters can be deleted", the fix of the 2023-01-09 release.
+ */
+export function businessRoutes(app: FastifyInstance, store: Store): void {
+  app.post('/businesses', async (request, reply) => {
+    const { path } = splitUrl(request.url);
+    const name = readName(request.body);
+    if (typeof name !== 'string') return sendProblem(reply, problem(400, name.detail, path, { errors: [name] }));
+    const existing = await store.find('businesses', { select: { businessName: name }, page: { limit: 0, offset: 0 } });
+    if (existing.count > 0) return sendProblem(reply, problem(409, `A business named ${JSON.stringify(name)} already exists.`, path));
+    const business = { businessName: name, createdAt: new Date().toISOString() };
+    await store.insert('businesses', business);
+    return reply.code(201).header('location', `/businesses/${encodeURIComponent(name)}`).send({ data: business });
+  });
+
+  app.delete<{ Params: { businessName: string } }>('/businesses/:businessName', async (request, reply) => {
+    const name = request.params.businessName;
+    const removed = await store.remove('businesses', { businessName: name });
+    if (removed === 0) {
+      return sendProblem(reply, problem(404, `No business is named ${JSON.stringify(name)}.`, splitUrl(request.url).path));
+    }
+    return reply.code(204).send();
+  });
+}
+
+/** The `businessName` of a posted body, or what is wrong with it. */
+function readName(body: unknown): string | BodyError {
+  const name = typeof body === 'object' && body !== null && Object.hasOwn(body, 'businessName') ? (body as { businessName: unknown }).businessName : undefined;
+  if (typeof name !== 'string') return { pointer: '/businessName', detail: 'Send { "businessName": "…" }, the name as a string.' };
+  if (name === '' || name.length > MAX_NAME_LENGTH) {
+    return { pointer: '/businessName', detail: `businessName must have 1 to ${MAX_NAME_LENGTH} characters.` };
+  }
+  // JSON can carry lone surrogates and control characters, which are not a name.
+  // eslint-disable-next-line no-control-regex
+  if (!name.isWellFormed() || /[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+    return { pointer: '/businessName', detail: 'businessName must be Unicode text without control characters.' };
+  }
+  return name;
+}

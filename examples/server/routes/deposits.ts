@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { problem, sendProblem, splitUrl, type BodyError } from '../http';
+import type { Item, Store } from '../store/store';
+
+/** The release that stopped storing `memo` under a deposit's lines (RFC 9745 wants the instant, in seconds). */
+export const LINE_MEMO_DEPRECATED = { date: '2023-01-09', seconds: Date.UTC(2023, 0, 9) / 1000 } as const;
+
+/** A deposit as posted, checked: ready to store, and the lines whose memo was dropped. */
+interface PostedDeposit {
+  readonly deposit: Item;
+  readonly droppedMemoLines: number[];
+}
+
+/**
+ * `POST /Deposit`, as of the 2023-01-09 release: the memo lives on the deposit. A memo
+ * sent under a line is deprecated: it is not stored there (nor moved), and the answer
+ * says so with a `Deprecation` header and a `deprecation` note listing those lines.
+ * The total is the sum of the lines. The deposit is then found by `GET /deposits`.
+ */
+export function depositRoutes(app: FastifyInstance, store: Store): void {
+  app.post('/Deposit', async (request, reply) => {
+    const { path } = splitUrl(request.url);
+    const posted = readDeposit(request.body, new Date());
+    if ('errors' in posted) {
+      return sendProblem(reply, problem(400, 'The deposit is not valid: see errors.', path, { errors: posted.errors }));
+    }
+    await store.insert('deposits', posted.deposit);
+    reply.code(201);
+    if (posted.droppedMemoLines.length === 0) return { data: posted.deposit };
+    reply.header('deprecation', `@${LINE_MEMO_DEPRECATED.seconds}`);
+    return {
+      data: posted.deposit,
+      deprecation: {
+        field: 'lines[].memo',
+        since: LINE_MEMO_DEPRECATED.date,
+        droppedFromLines: posted.droppedMemoLines,
+        detail: `Since the ${LINE_MEMO_DEPRECATED.date} release a memo is no longer stored under a deposit's lines, and the memo of ${plural(posted.droppedMemoLines.length, 'line')} ${posted.droppedMemoLines.join(', ')} was dropped. Send the memo on the deposit itself.`,
+      },
+    };
+  });
+}
+
+function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
+
+/**
+ * Checks a posted body: a JSON object with `lines`, a non-empty array of objects each
+ * with a finite number `amount` and an optional string `description`; an optional
+ * string `memo`; an optional `txnDate` (`YYYY-MM-DD`, today in UTC when absent).
+ */
+export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors: BodyError[] } {
+  if (!isObject(body)) return { errors: [{ pointer: '', detail: 'The body must be a JSON object: { "memo": …, "lines": [{ "amount": 100 }] }.' }] };
+  const errors: BodyError[] = [];
+  if (Object.hasOwn(body, 'memo') && typeof body.memo !== 'string') errors.push({ pointer: '/memo', detail: 'memo must be a string.' });
+  const txnDate = Object.hasOwn(body, 'txnDate') ? body.txnDate : now.toISOString().slice(0, 10);
+  if (typeof txnDate !== 'string' || !isCalendarDate(txnDate)) {
+    errors.push({ pointer: '/txnDate', detail: 'txnDate must be a date written YYYY-MM-DD.' });
+  }
+  const lines: Item[] = [];
+  const droppedMemoLines: number[] = [];
+  if (!Array.isArray(body.lines) || body.lines.length === 0) {
+    errors.push({ pointer: '/lines', detail: 'lines must be a non-empty array of { "amount": number, "description"?: string }.' });
+  } else {
+    body.lines.forEach((line: unknown, i: number) => {
+      if (!isObject(line)) {
+        errors.push({ pointer: `/lines/${i}`, detail: 'Each line must be an object.' });
+        return;
+      }
+      if (typeof line.amount !== 'number' || !Number.isFinite(line.amount)) {
+        errors.push({ pointer: `/lines/${i}/amount`, detail: 'amount must be a number.' });
+      }
+      if (Object.hasOwn(line, 'description') && typeof line.description !== 'string') {
+        errors.push({ pointer: `/lines/${i}/description`, detail: 'description must be a string.' });
+      }
+      if (Object.hasOwn(line, 'memo')) droppedMemoLines.push(i);
+      lines.push({ amount: line.amount, ...(Object.hasOwn(line, 'description') ? { description: line.description } : {}) });
+    });
+  }
+  if (errors.length > 0) return { errors };
+  const totalAmount = Math.round(lines.reduce((sum, line) => sum + (line.amount as number), 0) * 100) / 100;
+  const deposit: Item = {
+    id: `dep_${randomUUID()}`,
+    ...(Object.hasOwn(body, 'memo') ? { memo: body.memo } : {}),
+    txnDate,
+    totalAmount,
+    lines,
+  };
+  return { deposit, droppedMemoLines };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const [y, m, d] = text.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  // Date.UTC rolls 2023-02-30 over to March: a real date comes back unchanged.
+  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}

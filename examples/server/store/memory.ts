@@ -1,0 +1,58 @@
+import { compile } from 'qsfilter';
+import type { Resource } from '../resources';
+import type { FindQuery, FindResult, Item, Selector, Store } from './store';
+
+/** Options of `MemoryStore`. */
+export interface MemoryStoreOptions {
+  /** Compare text and ids case-insensitively (`compile`'s option). */
+  readonly caseInsensitive?: boolean;
+}
+
+/** A `Store` over arrays in memory: every find is one pass with the compiled filter. */
+export class MemoryStore implements Store {
+  readonly #items: Map<Resource, Item[]>;
+  readonly #caseInsensitive: boolean;
+
+  constructor(data: Readonly<Partial<Record<Resource, readonly Item[]>>>, options: MemoryStoreOptions = {}) {
+    this.#items = new Map(Object.entries(data).map(([resource, items]) => [resource as Resource, [...items]]));
+    this.#caseInsensitive = options.caseInsensitive === true;
+  }
+
+  find(resource: Resource, { filter, select, page }: FindQuery): Promise<FindResult> {
+    const matches = filter === undefined ? () => true : compile(filter, { caseInsensitive: this.#caseInsensitive });
+    const selected = selects(select);
+    const data: Item[] = [];
+    let count = 0;
+    for (const item of this.#list(resource)) {
+      if (!selected(item) || !matches(item)) continue;
+      if (count >= page.offset && data.length < page.limit) data.push(item);
+      count++;
+    }
+    return Promise.resolve({ data, count });
+  }
+
+  insert(resource: Resource, item: Item): Promise<void> {
+    this.#list(resource).push(item);
+    return Promise.resolve();
+  }
+
+  remove(resource: Resource, select: Selector): Promise<number> {
+    const list = this.#list(resource);
+    const selected = selects(select);
+    const kept = list.filter((item) => !selected(item));
+    this.#items.set(resource, kept);
+    return Promise.resolve(list.length - kept.length);
+  }
+
+  #list(resource: Resource): Item[] {
+    let list = this.#items.get(resource);
+    if (list === undefined) this.#items.set(resource, (list = []));
+    return list;
+  }
+}
+
+/** A selector as a predicate: exact, case-sensitive equality of own properties. */
+function selects(select: Selector | undefined): (item: Item) => boolean {
+  const entries = Object.entries(select ?? {});
+  return (item) => entries.every(([key, value]) => Object.hasOwn(item, key) && item[key] === value);
+}

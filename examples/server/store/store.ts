@@ -1,0 +1,40 @@
+import type { Filter } from 'qsfilter';
+import type { Resource } from '../resources';
+
+/** A stored item: a plain JSON object. */
+export type Item = Readonly<Record<string, unknown>>;
+
+/** Which page of the matches to return. */
+export interface Page {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** Exact equality on top-level properties: request selectors, or the key of an item to remove. */
+export type Selector = Readonly<Record<string, string>>;
+
+/** What to find: items that match the checked filter (if any) and the selector, one page of them. */
+export interface FindQuery {
+  readonly filter?: Filter;
+  readonly select?: Selector;
+  readonly page: Page;
+}
+
+/** One page of matches, in storage order, and how many items match in all. */
+export interface FindResult {
+  readonly data: readonly Item[];
+  readonly count: number;
+}
+
+/**
+ * Where the example keeps its data. The routes only ever see this interface: the
+ * in-memory store runs filters with `compile`; a database store would run the same
+ * `Filter` as SQL (through `toSql`) and keep the same meaning (SPEC §5), case
+ * sensitivity included, which is a property of the store, not of a query.
+ */
+export interface Store {
+  find(resource: Resource, query: FindQuery): Promise<FindResult>;
+  insert(resource: Resource, item: Item): Promise<void>;
+  /** Removes the items that the selector matches; resolves to how many there were. */
+  remove(resource: Resource, select: Selector): Promise<number>;
+}

@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { check } from '../../check/check';
+import { compile } from '../../eval/compile';
+import { loadSchema, type SchemaOptions } from '../schema';
+import { printDiagnostics } from '../terminal';
+import { EXIT, InputError, reason, UsageError } from '../usage';
+
+/** The options of `qsfilter filter`, for `util.parseArgs`. */
+export const FILTER_OPTIONS = {
+  resource: { type: 'string', short: 'r' },
+  schema: { type: 'string', short: 's' },
+  'case-insensitive': { type: 'boolean', short: 'i' },
+  pretty: { type: 'boolean' },
+  compact: { type: 'boolean' },
+} as const;
+
+/** The options of `runFilter`, as parsed. */
+export interface FilterOptions extends SchemaOptions {
+  readonly 'case-insensitive'?: boolean | undefined;
+  readonly pretty?: boolean | undefined;
+  readonly compact?: boolean | undefined;
+}
+
+/**
+ * `qsfilter filter <query> [file]`: reads a JSON array from the file (or stdin when
+ * there is none, or it is `-`) and prints the matching items as one JSON array,
+ * indented on a terminal (or with `--pretty`), on one line otherwise (or with
+ * `--compact`). The query is checked before any input is read.
+ */
+export async function runFilter(query: string, file: string | undefined, options: FilterOptions): Promise<number> {
+  if (options.pretty === true && options.compact === true) throw new UsageError('give --pretty or --compact, not both');
+  const schema = await loadSchema(options);
+  const result = check(query, schema);
+  if (!result.ok) {
+    printDiagnostics(result.errors);
+    return EXIT.invalidQuery;
+  }
+  const items = parseItems(await readInput(file), file ?? 'standard input');
+  const matches = compile(result.value, { caseInsensitive: options['case-insensitive'] === true });
+  const pretty = options.pretty === true || (options.compact !== true && process.stdout.isTTY === true);
+  process.stdout.write(`${JSON.stringify(items.filter(matches), null, pretty ? 2 : undefined)}\n`);
+  return EXIT.ok;
+}
+
+async function readInput(file: string | undefined): Promise<string> {
+  if (file !== undefined && file !== '-') {
+    try {
+      return await readFile(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read the input file ${JSON.stringify(file)}: ${reason(error)}`);
+    }
+  }
+  // Waiting for a JSON array typed by hand is never what was meant.
+  if (process.stdin.isTTY === true) throw new UsageError('no input: give a JSON file, or pipe a JSON array to standard input');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseItems(text: string, source: string): unknown[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`the input (${source}) is not JSON: ${reason(error)}`);
+  }
+  if (!Array.isArray(data)) {
+    const kind = data === null ? 'null' : typeof data === 'object' ? 'an object' : `a ${typeof data}`;
+    throw new InputError(`the input (${source}) must be a JSON array of items, not ${kind}`);
+  }
+  return data;
+}

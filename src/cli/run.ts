@@ -1,0 +1,96 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { version } from '../../package.json';
+import { CHECK_OPTIONS, runCheck } from './commands/check';
+import { FILTER_OPTIONS, runFilter } from './commands/filter';
+import { RESOURCES_OPTIONS, runResources } from './commands/resources';
+import { EXIT, HELP, InputError, reason, USAGE, UsageError } from './usage';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** A command: its options, how many positionals it takes, and what it does with them. */
+interface Command<O extends Options> {
+  readonly options: O;
+  readonly positionals: readonly [min: number, max: number];
+  readonly missing: string;
+  run(positionals: string[], values: ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>['values']): Promise<number> | number;
+}
+
+function command<O extends Options>(c: Command<O>): Command<O> {
+  return c;
+}
+
+const COMMANDS = {
+  check: command({
+    options: CHECK_OPTIONS,
+    positionals: [1, 1],
+    missing: 'check needs a query: qsfilter check \'totalAmount=gte:100\' --resource invoices',
+    run: ([query], values) => runCheck(query!, values),
+  }),
+  filter: command({
+    options: FILTER_OPTIONS,
+    positionals: [1, 2],
+    missing: 'filter needs a query: qsfilter filter \'totalAmount=gte:100\' items.json --resource invoices',
+    run: ([query, file], values) => runFilter(query!, file, values),
+  }),
+  resources: command({
+    options: RESOURCES_OPTIONS,
+    positionals: [0, 1],
+    missing: '',
+    run: ([name], values) => runResources(name, values),
+  }),
+} as const;
+
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+
+/**
+ * Runs the `qsfilter` command line (without the node and script arguments) and returns
+ * the exit status. Usage and input errors are reported here, on stderr; any other
+ * exception is a bug, reported as one.
+ */
+export async function run(argv: readonly string[]): Promise<number> {
+  try {
+    return await dispatch(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`qsfilter: ${error.message}\n${USAGE}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof InputError) {
+      process.stderr.write(`qsfilter: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`qsfilter: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return EXIT.internal;
+  }
+}
+
+async function dispatch(argv: readonly string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) throw new UsageError('missing command');
+  if (name === '-h' || name === '--help' || name === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.ok;
+  }
+  if (name === '-v' || name === '--version') {
+    process.stdout.write(`${version}\n`);
+    return EXIT.ok;
+  }
+  if (!Object.hasOwn(COMMANDS, name)) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+  const cmd = COMMANDS[name as keyof typeof COMMANDS] as Command<Options>;
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...rest], options: { ...cmd.options, ...HELP_OPTION }, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs says what is wrong (unknown option, missing value) in its message.
+    throw new UsageError(reason(error));
+  }
+  const { positionals, values } = parsed;
+  if (values.help === true) {
+    process.stdout.write(`${HELP}\n`);
+    return EXIT.ok;
+  }
+  const [min, max] = cmd.positionals;
+  if (positionals.length < min) throw new UsageError(cmd.missing);
+  if (positionals.length > max) throw new UsageError(`too many arguments: ${positionals.slice(max).map((p) => JSON.stringify(p)).join(' ')}`);
+  return cmd.run(positionals, values);
+}

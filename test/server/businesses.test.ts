@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+function post(name: unknown): Promise<Response> {
+  return server.request('/businesses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ businessName: name }) });
+}
+
+function remove(encodedName: string): Promise<Response> {
+  return server.request(`/businesses/${encodedName}`, { method: 'DELETE' });
+}
+
+async function names(): Promise<string[]> {
+  return (await getPage<{ businessName: string }>(server, '/businesses?limit=500')).data.map((b) => b.businessName);
+}
+
+describe('businesses with special characters', () => {
+  it.each([
+    ['R&D; 100% "pure" + more/less'],
+    ["O'Hara & Co"],
+    ['Zoë 🍣 Café'],
+    ['a+b'],
+    ['semi;colon'],
+    ['back\\slash'],
+    ['?x#y=z'],
+    ['%41 not A'],
+    ['  spaced  '],
+  ])('%j round-trips through POST, GET and DELETE', async (name) => {
+    const created = await post(name);
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`/businesses/${encodeURIComponent(name)}`);
+    expect(((await created.json()) as { data: { businessName: string } }).data.businessName).toBe(name);
+
+    const found = await getPage<{ businessName: string }>(server, `/businesses?businessName=${quotedOperand(name)}`);
+    expect(found.data.map((b) => b.businessName)).toEqual([name]);
+
+    expect((await remove(encodeURIComponent(name))).status).toBe(204);
+    expect(await names()).not.toContain(name);
+    const again = await remove(encodeURIComponent(name));
+    expect(again.status).toBe(404);
+  });
+
+  it('deletes the sample businesses whose names used to fail', async () => {
+    for (const name of ['Acme & Sons', "O'Brien; Partners", '100% Organic', 'A/B Testing Co.', 'Sushi 🍣 Bar', '"Quoted" Bistro']) {
+      expect(await names()).toContain(name);
+      expect((await remove(encodeURIComponent(name))).status).toBe(204);
+      expect(await names()).not.toContain(name);
+    }
+  });
+
+  it('reads a "+" in the path as a plus, not a space', async () => {
+    expect((await post('x+y')).status).toBe(201);
+    expect((await post('x y')).status).toBe(201);
+    expect((await remove('x+y')).status).toBe(204);
+    const left = await names();
+    expect(left).toContain('x y');
+    expect(left).not.toContain('x+y');
+  });
+
+  it('decodes the path once: %2541 names "%41", not "A"', async () => {
+    expect((await post('A')).status).toBe(201);
+    expect((await remove('%2541')).status).toBe(404);
+    expect(await names()).toContain('A');
+  });
+
+  it.each([['%acme%'], ['%C3%28'], ['%E0%A4%A'], ['%ED%A0%80']])('answers a malformed path encoding (%s) with a 400 problem', async (segment) => {
+    const { status, body } = await getProblem(server, `/businesses/${segment}`, { method: 'DELETE' });
+    expect(status).toBe(400);
+    expect(body.errors).toMatchObject([{ code: 'MALFORMED_ENCODING' }]);
+    expect(body.errors[0]!.hint).toContain('%25');
+  });
+
+  it('answers a name that does not exist with a 404 problem naming it', async () => {
+    const { status, body } = await getProblem(server, `/businesses/${encodeURIComponent('No & Such')}`, { method: 'DELETE' });
+    expect(status).toBe(404);
+    expect(body.detail).toBe('No business is named "No & Such".');
+  });
+
+  it('refuses a duplicate with 409, and bad names with 400', async () => {
+    expect((await post('Twice')).status).toBe(201);
+    expect((await post('Twice')).status).toBe(409);
+    for (const bad of ['', 'x'.repeat(201), 'tab\there', 42, null, '\ud800']) {
+      const response = await post(bad);
+      expect(response.status, JSON.stringify(bad)).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+function postDeposit(body: unknown, contentType = 'application/json'): Promise<Response> {
+  return server.request('/Deposit', { method: 'POST', headers: { 'content-type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+interface Deposit {
+  id: string;
+  memo?: string;
+  txnDate: string;
+  totalAmount: number;
+  lines: Record<string, unknown>[];
+}
+
+describe('POST /Deposit', () => {
+  it('stores a deposit with its memo, totals its lines, and GET /deposits finds it', async () => {
+    const response = await postDeposit({ memo: 'Test deposit; one', txnDate: '2023-03-01', lines: [{ amount: 100.1, description: 'Cash sales' }, { amount: 0.2 }] });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('deprecation')).toBeNull();
+    const { data, ...rest } = (await response.json()) as { data: Deposit };
+    expect(rest).toEqual({});
+    expect(data).toMatchObject({ memo: 'Test deposit; one', txnDate: '2023-03-01', totalAmount: 100.3, lines: [{ amount: 100.1, description: 'Cash sales' }, { amount: 0.2 }] });
+    const found = await getPage<Deposit>(server, `/deposits?memo=${quotedOperand('Test deposit; one')}&txnDate=2023-03-01`);
+    expect(found.data).toEqual([data]);
+  });
+
+  it('drops a memo sent under a line, and says so with a Deprecation header and a note', async () => {
+    const response = await postDeposit({
+      memo: 'On the deposit',
+      lines: [{ amount: 1, memo: 'line memo 0' }, { amount: 2 }, { amount: 3, memo: '' }],
+    });
+    expect(response.status).toBe(201);
+    // RFC 9745: "@" and the Unix time of the deprecation, 2023-01-09T00:00:00Z.
+    expect(response.headers.get('deprecation')).toBe('@1673222400');
+    expect(new Date(1673222400 * 1000).toISOString()).toBe('2023-01-09T00:00:00.000Z');
+    const body = (await response.json()) as { data: Deposit; deprecation: { field: string; since: string; droppedFromLines: number[]; detail: string } };
+    expect(body.deprecation).toMatchObject({ field: 'lines[].memo', since: '2023-01-09', droppedFromLines: [0, 2] });
+    expect(body.deprecation.detail).toContain('lines 0, 2');
+    expect(body.data.memo).toBe('On the deposit');
+    for (const line of body.data.lines) expect(line).not.toHaveProperty('memo');
+    // Stored without the line memos: the deposit's own memo finds it, and its lines have none.
+    const found = await getPage<Deposit>(server, '/deposits?memo=On%20the%20deposit');
+    expect(found.data.map((d) => d.id)).toEqual([body.data.id]);
+    expect(found.data[0]!.lines.some((line) => 'memo' in line)).toBe(false);
+    expect(found.data[0]!.totalAmount).toBe(6);
+  });
+
+  it('does not move a line memo to a deposit that has none', async () => {
+    const response = await postDeposit({ txnDate: '2023-04-02', lines: [{ amount: 5, memo: 'only here' }] });
+    expect(response.status).toBe(201);
+    const { data } = (await response.json()) as { data: Deposit };
+    expect(data).not.toHaveProperty('memo');
+    expect((await getPage(server, '/deposits?memo=only%20here')).pagination.count).toBe(0);
+  });
+
+  it.each([
+    ['a body that is not JSON', '{"lines": [', ''],
+    ['an array', [{ amount: 1 }], ''],
+    ['no lines', { memo: 'x' }, '/lines'],
+    ['lines that are not an array', { lines: { amount: 1 } }, '/lines'],
+    ['an empty list of lines', { lines: [] }, '/lines'],
+    ['a line that is not an object', { lines: [5] }, '/lines/0'],
+    ['an amount that is a string', { lines: [{ amount: 1 }, { amount: '2' }] }, '/lines/1/amount'],
+    ['a missing amount', { lines: [{ description: 'x' }] }, '/lines/0/amount'],
+    ['a memo that is not a string', { memo: 5, lines: [{ amount: 1 }] }, '/memo'],
+    ['a date that does not exist', { txnDate: '2023-02-30', lines: [{ amount: 1 }] }, '/txnDate'],
+  ])('refuses %s with a 400 problem', async (_, body, pointer) => {
+    const response = await postDeposit(body);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = (await response.json()) as { status: number; instance: string; errors?: { pointer: string }[] };
+    expect(problem).toMatchObject({ status: 400, instance: '/Deposit' });
+    if (pointer !== '') expect(problem.errors?.map((e) => e.pointer)).toContain(pointer);
+  });
+
+  it('refuses a body sent as another media type: unparsed (415) or not a JSON object (400)', async () => {
+    const form = await getProblem(server, '/Deposit', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'memo=x' });
+    expect(form.status).toBe(415);
+    const text = await getProblem(server, '/Deposit', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"lines": [{"amount": 1}]}' });
+    expect(text.status).toBe(400);
+  });
+});

@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The built command, as `npm test` leaves it (the build runs before the tests). */
+export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** What a run of the command gave. */
+export interface CliRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Options of `runCli`. */
+export interface CliOptions {
+  /** Written to standard input, which is then closed; without it stdin is closed at once. */
+  readonly input?: string;
+  /** Added to a clean environment (PATH only: no inherited NO_COLOR, FORCE_COLOR or TERM). */
+  readonly env?: Record<string, string>;
+  /** Run through `/bin/sh -c` instead: `args` is then one shell command line after `node dist/cli.js`. */
+  readonly shell?: boolean;
+}
+
+/** Runs `node dist/cli.js …` as a real process. A missing build fails with what to do, never skips. */
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
+  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (`npm test` does).');
+  const env = { PATH: process.env.PATH ?? '', ...options.env };
+  const child = options.shell
+    ? spawn('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" ${args.join(' ')}`], { env })
+    : spawn(process.execPath, [CLI, ...args], { env });
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  child.stdin.end(options.input);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      resolve({ code, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') });
+    });
+  });
+}

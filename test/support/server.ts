@@ -1,0 +1,52 @@
+import type { ProblemDetails } from '../../src/index';
+import { buildApp } from '../../examples/server/app';
+import { sampleData } from '../../examples/server/data/sample';
+import { MemoryStore } from '../../examples/server/store/memory';
+
+/** A running example server on an ephemeral port, over fresh sample data. */
+export interface TestServer {
+  readonly base: string;
+  /** `fetch` of a path as written (already percent-encoded: it is sent as is). */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Starts the example API the way `main.ts` does (case-insensitive text), on port 0. */
+export async function startServer(): Promise<TestServer> {
+  const app = buildApp({ store: new MemoryStore(sampleData(), { caseInsensitive: true }) });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    base: address,
+    request: (path, init) => fetch(`${address}${path}`, init),
+    close: () => app.close(),
+  };
+}
+
+/** A page of a collection, as the server answers it. */
+export interface Page<T> {
+  data: T[];
+  pagination: { offset: number; limit: number; count: number };
+}
+
+/** GETs a path that must succeed, and returns its page. */
+export async function getPage<T = Record<string, unknown>>(server: TestServer, path: string): Promise<Page<T>> {
+  const response = await server.request(path);
+  if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Page<T>;
+}
+
+/** GETs a path that must fail with a problem, checking the media type; returns the status and body. */
+export async function getProblem(server: TestServer, path: string, init?: RequestInit): Promise<{ status: number; body: ProblemDetails & Record<string, unknown> }> {
+  const response = await server.request(path, init);
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/problem+json')) throw new Error(`${path}: ${response.status} with ${type}: ${await response.text()}`);
+  return { status: response.status, body: (await response.json()) as ProblemDetails & Record<string, unknown> };
+}
+
+/**
+ * A string as a quoted operand of the filter language (SPEC §3), percent-encoded for
+ * a query: written from the spec, independently of the package's `format`.
+ */
+export function quotedOperand(text: string): string {
+  return encodeURIComponent(`"${text.replace(/[\\%"]/g, '\\$&')}"`);
+}
