@@ -1,11 +1,16 @@
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from '../check/filter';
+import { foldCase } from '../values/case';
 import { instantFromData } from '../values/date';
 import { numberFromData } from '../values/number';
 import { compileLike } from './like';
 
 /** Options of `compile` (and of every back end that follows SPEC §5). */
 export interface CompileOptions {
-  /** Compare strings and ids, for equality and for `%` patterns, by their lower-case forms. */
+  /**
+   * Compare strings and ids, for equality and for `%` patterns, by their lower-case forms:
+   * the simple lower case of each code point (see `foldCase`), as Postgres's `lower()`
+   * under `pg_c_utf8` computes them, so the SQL back end means the same.
+   */
   readonly caseInsensitive?: boolean;
 }
 
@@ -169,7 +174,7 @@ function idText(value: unknown): string | undefined {
 }
 
 function textTest(tests: readonly TextTest[], caseInsensitive: boolean, text: (value: unknown) => string | undefined): Test {
-  const fold = caseInsensitive ? (s: string) => s.toLowerCase() : (s: string) => s;
+  const fold = caseInsensitive ? foldCase : (s: string) => s;
   let equal: string | undefined;
   const patterns: ((s: string) => boolean)[] = [];
   for (const t of tests) {
@@ -184,12 +189,17 @@ function textTest(tests: readonly TextTest[], caseInsensitive: boolean, text: (v
   const matches = allOf(patterns);
   const target = equal;
   if (target !== undefined && patterns.length === 0) {
-    return caseInsensitive ? (v) => text(v)?.toLowerCase() === target : (v) => text(v) === target;
+    return caseInsensitive
+      ? (v) => {
+          const raw = text(v);
+          return raw !== undefined && foldCase(raw) === target;
+        }
+      : (v) => text(v) === target;
   }
   return (v) => {
     const raw = text(v);
     if (raw === undefined) return false;
-    const s = caseInsensitive ? raw.toLowerCase() : raw;
+    const s = caseInsensitive ? foldCase(raw) : raw;
     return (target === undefined || s === target) && matches(s);
   };
 }
