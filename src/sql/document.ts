@@ -1,0 +1,205 @@
+import type { Condition, DateTest, NumberTest } from '../check/filter';
+import { readDate, type DateRange } from '../values/date';
+import { quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
+import type { Parameters } from './parameters';
+import { roundingInterval } from './rounding';
+import { textTests, type TextComparison } from './text';
+
+/**
+ * A `jsonb` column holding each item as a JSON object, as the evaluator would see it
+ * after `JSON.parse`. Values in it may be of any type, so every read checks the JSON
+ * type and the exact syntax of SPEC §4 before anything is converted: a wrongly typed,
+ * unparseable or calendar-invalid value never matches and never raises an error.
+ * Strings must not hold NUL (`jsonb` refuses `\u0000`).
+ */
+export interface DocumentTarget {
+  /** The `jsonb` column. */
+  readonly document: string;
+  /** The table (name or alias) to qualify the column with: `'invoices'`, `'public.invoices'`, `'i'`. */
+  readonly table?: QualifiedName;
+}
+
+/**
+ * The SQL of one condition on a document target. A child-array condition is one
+ * `EXISTS` over the elements of the array (only when it is one), all its tests on the
+ * same element.
+ */
+export function documentCondition(target: DocumentTarget, condition: Condition, text: TextComparison, params: Parameters): string {
+  const column = quoteIdentifier(target.document, 'the document column');
+  const document = target.table === undefined ? column : `${quoteQualified(target.table, 'the table')}.${column}`;
+  if (condition.array === undefined) return valueTests(document, condition, text, params);
+  const list = `${document}->${key(condition.array)}`;
+  const tests = valueTests('element', condition, text, params);
+  return `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${list}) = 'array' THEN ${list} END) AS elements(element) WHERE ${tests})`;
+}
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A property name as a SQL string literal. Schema names are plain identifiers, so it never needs escaping. */
+function key(name: string): string {
+  if (!NAME.test(name)) throw new TypeError(`toSql: ${JSON.stringify(name)} is not a field name of a checked filter.`);
+  return `'${name}'`;
+}
+
+function valueTests(source: string, condition: Condition, text: TextComparison, params: Parameters): string {
+  const names = condition.path.map(key);
+  const last = names.length - 1;
+  const parent = [source, ...names.slice(0, last)].join('->');
+  // The value as jsonb (for its type) and as text (the string itself, or a number's digits).
+  const json = `${parent}->${names[last]}`;
+  const raw = `${parent}->>${names[last]}`;
+  switch (condition.type) {
+    case 'number':
+      return `${numberValue(json, raw)} <@ ${intersection(condition.tests.map((t) => numberRange(t, params)))}`;
+    case 'date':
+      return `${instantValue(raw)} <@ ${intersection(condition.tests.map((t) => instantRange(t, params)))}`;
+    case 'string':
+      return textTests(`CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`, condition.tests, text, params).join(' AND ');
+    case 'id':
+      return textTests(idValue(json, raw), condition.tests, text, params).join(' AND ');
+  }
+}
+
+/** Ranges that must all hold, as one range: Postgres intersects the bound ranges once, and the value is read once. */
+function intersection(ranges: string[]): string {
+  return ranges.length === 1 ? ranges[0]! : `(${ranges.join(' * ')})`;
+}
+
+// ---------------------------------------------------------------- numbers
+
+/**
+ * The number syntax of SPEC §4 (see `readNumber`) as a Postgres regular expression, and
+ * the part of it short enough for a direct `numeric` cast: at most 1000 characters and
+ * an exponent below 10000, well inside what `numeric` input accepts.
+ */
+const NUMBER = `'^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$'`;
+const SHORT_NUMBER = `'^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?0*[0-9]{1,4})?$'`;
+
+/**
+ * A number from data as an exact `numeric`, or NULL: a JSON number, or a string in the
+ * number syntax. Nothing is converted to `float8`: each comparison is with the exact
+ * decimals that round to the literal (see `roundingInterval`), which is the evaluator's
+ * comparison of correctly rounded doubles, with no overflow or underflow to raise.
+ */
+function numberValue(json: string, raw: string): string {
+  return (
+    `CASE jsonb_typeof(${json}) WHEN 'number' THEN (${json})::numeric ` +
+    `WHEN 'string' THEN CASE WHEN length(${raw}) <= 1000 AND ${raw} ~ ${SHORT_NUMBER} THEN (${raw})::numeric ` +
+    `WHEN ${raw} ~ ${NUMBER} THEN ${longNumber(raw)} END END`
+  );
+}
+
+/**
+ * A number string too long, or with too large an exponent, for `numeric` input, as a
+ * `numeric` that rounds to the same double: its first 800 significant digits, plus a
+ * sticky 1 when any later digit is not 0 (no midpoint between doubles has more than
+ * 770), scaled by its decimal exponent `m`. Beyond 10^309 it is not finite (NULL, never
+ * matches); below 10^-325 it rounds to 0.
+ */
+function longNumber(raw: string): string {
+  const digits = `p[2] || coalesce(p[3], '')`;
+  const exponent =
+    `CASE WHEN p[5] IS NULL THEN 0 WHEN length(ltrim(p[5], '0')) > 9 THEN CASE p[4] WHEN '-' THEN -1000000000 ELSE 1000000000 END ` +
+    `ELSE (p[4] || '0' || p[5])::bigint END`;
+  return (
+    `(SELECT CASE WHEN d = '' THEN 0 WHEN m > 308 THEN NULL WHEN m < -325 THEN 0 ` +
+    `ELSE (s || '0.' || left(d, 800) || CASE WHEN rtrim(substr(d, 801), '0') = '' THEN '' ELSE '1' END || 'e' || (m + 1))::numeric END ` +
+    `FROM (SELECT p[1] AS s, ltrim(${digits}, '0') AS d, ` +
+    `length(p[2]) - (length(${digits}) - length(ltrim(${digits}, '0'))) - 1 + ${exponent} AS m ` +
+    `FROM regexp_match(${raw}, '^(-?)([0-9]+)(?:[.]([0-9]+))?(?:[eE]([+-]?)([0-9]+))?$') AS p) AS parts)`
+  );
+}
+
+/**
+ * The exact decimals that round to the literal's double, for one comparison; a side
+ * without a bound stops at 2^1024 − 2^970, from where decimals round to Infinity, which
+ * the evaluator never matches. Which ends are included depends on the literal (ties
+ * round to even), so the bounds text is bound too: the SQL text depends only on the
+ * filter's shape, never on its values.
+ */
+function numberRange({ op, value }: NumberTest, params: Parameters): string {
+  const { low, high, closed } = roundingInterval(value);
+  // Arguments are evaluated in order, so the placeholders are numbered in reading order.
+  const range = (from: string, to: string, bounds: string) => `numrange(${from}, ${to}, ${params.add(bounds)})`;
+  switch (op) {
+    case 'eq':
+      return range(params.add(low), params.add(high), closed ? '[]' : '()');
+    case 'gte':
+      return range(params.add(low), OVERFLOW, closed ? '[)' : '()');
+    case 'gt':
+      return range(params.add(high), OVERFLOW, closed ? '()' : '[)');
+    case 'lte':
+      return range(`-${OVERFLOW}`, params.add(high), closed ? '(]' : '()');
+    case 'lt':
+      return range(`-${OVERFLOW}`, params.add(low), closed ? '()' : '(]');
+  }
+}
+
+/** 2^1024 − 2^970, exactly (Postgres computes integer powers of numerics exactly). */
+const OVERFLOW = '(2::numeric ^ 1024 - 2::numeric ^ 970)';
+
+// ---------------------------------------------------------------- dates
+
+/**
+ * The date syntax of SPEC §4 (see `readDate`) as a Postgres regular expression, with the
+ * ranges of months, days, hours, minutes, seconds and offsets; whether the day exists
+ * in its month is checked after.
+ */
+const DATE =
+  `'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])` +
+  `(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.][0-9]{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?$'`;
+
+/**
+ * A date string from data as epoch milliseconds, or NULL. The instant is computed with
+ * integer arithmetic from the fields (fraction truncated to milliseconds, offset
+ * applied), never with a cast to a date type, which would raise on `2023-02-30` and
+ * refuse offsets beyond ±15:59. Years are shifted by 400 (one Gregorian cycle, 146097
+ * days) so that `make_date` never sees year 0; a day past the end of its month rolls
+ * into the next month and fails the day check.
+ */
+function instantValue(raw: string): string {
+  const time =
+    `substr(s, 12, 2)::int * 3600000 + substr(s, 15, 2)::int * 60000 ` +
+    `+ CASE WHEN substr(s, 17, 1) = ':' THEN substr(s, 18, 2)::int * 1000 ELSE 0 END ` +
+    `+ CASE WHEN substr(s, 20, 1) = '.' THEN rpad(substr(s, 21, z - 21), 3, '0')::int ELSE 0 END ` +
+    `- CASE WHEN right(s, 1) = 'Z' THEN 0 ELSE (substr(s, z + 1, 2)::int * 60 + right(s, 2)::int) * CASE substr(s, z, 1) WHEN '-' THEN -60000 ELSE 60000 END END`;
+  return (
+    `CASE WHEN ${raw} ~ ${DATE} THEN (SELECT CASE WHEN extract(day FROM d) = substr(s, 9, 2)::int ` +
+    `THEN (d - DATE '2370-01-01')::bigint * 86400000 + CASE WHEN length(s) = 10 THEN 0 ELSE ${time} END END ` +
+    `FROM (SELECT s, make_date(substr(s, 1, 4)::int + 400, substr(s, 6, 2)::int, 1) + (substr(s, 9, 2)::int - 1) AS d, ` +
+    `CASE WHEN right(s, 1) = 'Z' THEN length(s) ELSE length(s) - 5 END AS z FROM (SELECT ${raw} AS s) AS source) AS fields) END`
+  );
+}
+
+/** The first and the last instant the date syntax can denote: 0000-01-01 and the end of 9999-12-31. */
+const FIRST_MS = (readDate('0000-01-01') as DateRange).start;
+const END_MS = (readDate('9999-12-31') as DateRange).end;
+
+/**
+ * One comparison as a half-open range of epoch milliseconds (see `DateRange`). A side
+ * without a bound stops at the instants the syntax can denote, as `readDate` does.
+ */
+function instantRange({ op, value }: DateTest, params: Parameters): string {
+  const from = op === 'lt' || op === 'lte' ? String(FIRST_MS) : params.add(op === 'gt' ? value.end : value.start);
+  const to = op === 'gt' || op === 'gte' ? String(END_MS) : params.add(op === 'lt' ? value.start : value.end);
+  return `int8range(${from}, ${to})`;
+}
+
+// ---------------------------------------------------------------- ids
+
+/** 2^1075: a number at most 2^-1075 from 0 rounds to the double 0. */
+const TINY_INVERSE = '2::numeric ^ 1075';
+
+/**
+ * A ref id from data as text, or NULL: a string as it is, or a JSON number whose double
+ * is a safe integer, as its decimal digits. The double is found with a `float8` cast
+ * only where it cannot overflow or underflow (0.5 ≤ |n| < 2^53).
+ */
+function idValue(json: string, raw: string): string {
+  return (
+    `CASE jsonb_typeof(${json}) WHEN 'string' THEN ${raw} WHEN 'number' THEN ` +
+    `(SELECT CASE WHEN abs(n) < 0.5 THEN CASE WHEN abs(n) * ${TINY_INVERSE} <= 1 THEN '0' END ` +
+    `WHEN abs(n) < 9007199254740992 THEN (SELECT CASE WHEN f = trunc(f) AND abs(f) <= 9007199254740991 THEN f::bigint::text END FROM (SELECT n::float8 AS f) AS rounded) END ` +
+    `FROM (SELECT (${json})::numeric AS n) AS exact) END`
+  );
+}

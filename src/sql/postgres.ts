@@ -1,0 +1,57 @@
+import type { Filter } from '../check/filter';
+import type { CompileOptions } from '../eval/compile';
+import { documentCondition, type DocumentTarget } from './document';
+import { quoteIdentifier } from './identifier';
+import { Parameters, type SqlValue } from './parameters';
+import { relationalCondition, type RelationalTarget } from './relational';
+import type { TextComparison } from './text';
+
+/** Where the items are: a table with a column per field, or a `jsonb` column of whole items. */
+export type SqlTarget = RelationalTarget | DocumentTarget;
+
+/** Options of `toSql`: those of `compile`, with the same meaning, and where the placeholders start. */
+export interface SqlOptions extends CompileOptions {
+  /** The number of the first placeholder (default 1): with 3 the SQL uses `$3`, `$4`, …, to follow a query's own parameters. */
+  readonly firstParam?: number;
+  /**
+   * The collation under which `lower()` folds case for `caseInsensitive`. The default,
+   * `pg_c_utf8` (Postgres 17 and later), maps each code point to its simple lower case,
+   * which is exactly `foldCase`. With `null`, `lower()` runs in the column's own
+   * collation, for older servers: ASCII still agrees, other letters depend on the locale.
+   */
+  readonly foldCollation?: string | null;
+}
+
+/** A parameterized SQL expression: `text` with `$n` placeholders, and the values to bind to them, in order. */
+export interface SqlQuery {
+  readonly text: string;
+  readonly values: SqlValue[];
+}
+
+/**
+ * Translates a checked filter into a boolean Postgres expression for a `WHERE` clause,
+ * with the evaluator's meaning (SPEC §5, `compile`) on the target's rows. Every value
+ * is a bound parameter; identifiers come only from the target and are quoted. A filter
+ * with no conditions is `TRUE`. A field the filter uses but the target does not map is
+ * a programmer error: a `TypeError`.
+ *
+ * The expression is NULL, not false, for some rows that do not match: use it in
+ * `WHERE` (or wrap it in `(…) IS TRUE` before negating it).
+ */
+export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): SqlQuery {
+  const first = options?.firstParam ?? 1;
+  if (!Number.isSafeInteger(first) || first < 1) throw new TypeError(`toSql: firstParam must be a positive integer, not ${first}.`);
+  if (typeof target !== 'object' || target === null) throw new TypeError('toSql: the target must be an object.');
+  const params = new Parameters(first);
+  const text = textComparison(options);
+  const conditions = filter.conditions.map((condition) =>
+    'document' in target ? documentCondition(target, condition, text, params) : relationalCondition(target, condition, text, params),
+  );
+  return { text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`, values: params.values };
+}
+
+function textComparison(options: SqlOptions | undefined): TextComparison {
+  if (options?.caseInsensitive !== true) return { caseInsensitive: false };
+  const collation = options.foldCollation === undefined ? 'pg_c_utf8' : options.foldCollation;
+  return { caseInsensitive: true, collation: collation === null ? null : quoteIdentifier(collation, 'foldCollation') };
+}

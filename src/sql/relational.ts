@@ -1,0 +1,141 @@
+import type { Condition, DateTest, NumberTest } from '../check/filter';
+import { lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
+import type { Parameters } from './parameters';
+import { textTests, type TextComparison } from './text';
+
+/**
+ * A table with a column per field. Expected column types: `float8` (double precision)
+ * for numbers, which compare exactly as the evaluator does and can use a btree index
+ * (`numeric` and integer columns work too, and keep their index: they compare as exact
+ * decimals, which agrees with the evaluator for values of at most 15 significant
+ * digits and for the shortest decimal of any double, i.e. numbers written from JS); `text` (or
+ * `varchar`, with a deterministic collation) for strings and ref ids (an integer id
+ * column works too: ids are compared as `column::text`); `timestamptz` for dates.
+ */
+export interface RelationalTarget {
+  /**
+   * The parent table as the query names it: its name (`'invoices'`, `'public.invoices'`,
+   * `['public', 'invoices']`) or its alias (`'i'` in `FROM invoices i`). Columns are
+   * qualified with it; it is required to filter child arrays, whose subqueries must
+   * refer to the parent row unambiguously.
+   */
+  readonly table?: QualifiedName;
+  /** The column of each filterable field, by its path: `{ totalAmount: 'total_amount', 'customerRef.id': 'customer_id' }`. */
+  readonly columns: Readonly<Record<string, string>>;
+  /** The child table of each child array, by the array's name: `{ lines: { table: 'invoice_lines', … } }`. */
+  readonly arrays?: Readonly<Record<string, ChildTable>>;
+}
+
+/** A child table holding the elements of a child array, one row per element. */
+export interface ChildTable {
+  readonly table: QualifiedName;
+  /** What the child table is called inside the `EXISTS` subquery; the array's name by default. */
+  readonly alias?: string;
+  /** The parent table's column the child rows point at, usually its primary key. */
+  readonly parentKey: string;
+  /** The child table's column holding the parent's key. */
+  readonly foreignKey: string;
+  /** The column of each element field, by its path within the element: `{ amount: 'amount', 'itemRef.id': 'item_id' }`. */
+  readonly columns: Readonly<Record<string, string>>;
+}
+
+/**
+ * The SQL of one condition on a relational target. A child-array condition is one
+ * `EXISTS` over the child rows of the parent row, all its tests on the same child row.
+ */
+export function relationalCondition(target: RelationalTarget, condition: Condition, text: TextComparison, params: Parameters): string {
+  const key = condition.path.join('.');
+  if (condition.array === undefined) {
+    const table = target.table === undefined ? undefined : quoteQualified(target.table, 'the table');
+    return columnTests(qualify(table, column(target.columns, key, condition.field)), condition, text, params);
+  }
+  const array = condition.array;
+  const child = Object.hasOwn(target.arrays ?? {}, array) ? target.arrays![array] : undefined;
+  if (child === undefined) throw new TypeError(`toSql: the target has no child table for the array "${array}" (filtered as "${condition.key}").`);
+  if (target.table === undefined) {
+    throw new TypeError(`toSql: filtering the array "${array}" needs the target's "table", the parent table's name or alias in the query.`);
+  }
+  const alias = child.alias ?? array;
+  if (alias === lastPart(target.table)) {
+    throw new TypeError(`toSql: the child table of "${array}" needs an "alias" different from the parent table's name "${alias}".`);
+  }
+  const parent = quoteQualified(target.table, 'the table');
+  const inner = quoteIdentifier(alias, `the alias of array "${array}"`);
+  const join = `${inner}.${quoteIdentifier(child.foreignKey, `the foreign key of array "${array}"`)} = ${parent}.${quoteIdentifier(child.parentKey, `the parent key of array "${array}"`)}`;
+  const tests = columnTests(qualify(inner, column(child.columns, key, condition.field)), condition, text, params);
+  return `EXISTS (SELECT 1 FROM ${quoteQualified(child.table, `the table of array "${array}"`)} AS ${inner} WHERE ${join} AND ${tests})`;
+}
+
+function column(columns: Readonly<Record<string, string>>, key: string, field: string): string {
+  if (typeof columns !== 'object' || columns === null || !Object.hasOwn(columns, key)) {
+    throw new TypeError(`toSql: the target has no column for the field "${field}".`);
+  }
+  return quoteIdentifier(columns[key], `the column of "${field}"`);
+}
+
+function qualify(table: string | undefined, column: string): string {
+  return table === undefined ? column : `${table}.${column}`;
+}
+
+function columnTests(column: string, condition: Condition, text: TextComparison, params: Parameters): string {
+  switch (condition.type) {
+    case 'number':
+      return numberTests(column, condition.tests, params).join(' AND ');
+    case 'date':
+      return dateTests(column, condition.tests, params).join(' AND ');
+    case 'string':
+      return textTests(column, condition.tests, text, params).join(' AND ');
+    case 'id':
+      return textTests(`${column}::text`, condition.tests, text, params).join(' AND ');
+  }
+}
+
+const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/**
+ * Each comparison against the literal's double, bound as `numeric` so that it suits any
+ * numeric column type (a `float8` column turns it back into the same double, and keeps
+ * its index). The evaluator never matches NaN or ±Infinity, which a `float8` or
+ * `numeric` column can hold and which would pass a one-sided comparison: a side without
+ * a bound is closed by the largest finite double.
+ */
+function numberTests(column: string, tests: readonly NumberTest[], params: Parameters): string[] {
+  const sql = tests.map(({ op, value }) => `${column} ${COMPARE[op]} ${params.add(value, 'numeric')}`);
+  if (!tests.some(({ op }) => op === 'eq' || op === 'gt' || op === 'gte')) sql.push(`${column} >= -${MAX_DOUBLE}`);
+  if (!tests.some(({ op }) => op === 'eq' || op === 'lt' || op === 'lte')) sql.push(`${column} <= ${MAX_DOUBLE}`);
+  return sql;
+}
+
+const MAX_DOUBLE = '1.7976931348623157e308';
+
+/**
+ * Each comparison as a bound of the literal's interval (see `DateRange`), bound as
+ * `timestamptz`: `=` is start ≤ t < end, `gt` is t ≥ end, and so on. Half-open bounds at
+ * whole milliseconds also give the evaluator's truncation of finer timestamps. The
+ * evaluator never matches `±infinity`, which would pass a one-sided comparison.
+ */
+function dateTests(column: string, tests: readonly DateTest[], params: Parameters): string[] {
+  const sql: string[] = [];
+  for (const { op, value } of tests) {
+    if (op === 'eq' || op === 'gte') sql.push(`${column} >= ${params.add(timestamptz(value.start), 'timestamptz')}`);
+    if (op === 'gt') sql.push(`${column} >= ${params.add(timestamptz(value.end), 'timestamptz')}`);
+    if (op === 'eq' || op === 'lte') sql.push(`${column} < ${params.add(timestamptz(value.end), 'timestamptz')}`);
+    if (op === 'lt') sql.push(`${column} < ${params.add(timestamptz(value.start), 'timestamptz')}`);
+  }
+  if (!tests.some(({ op }) => op !== 'lt' && op !== 'lte')) sql.push(`${column} > '-infinity'`);
+  if (!tests.some(({ op }) => op !== 'gt' && op !== 'gte')) sql.push(`${column} < 'infinity'`);
+  return sql;
+}
+
+/** 0001-01-01T00:00:00Z: Postgres writes the years before it as BC. */
+const YEAR_ONE = -62_135_596_800_000;
+
+/**
+ * An instant (epoch ms, years 0000 to 10000) as `timestamptz` input: ISO 8601 in UTC.
+ * Postgres has no year 0: the astronomical year 0 is 1 BC, the same calendar year.
+ */
+function timestamptz(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  if (ms < YEAR_ONE) return `0001${iso.slice(4)} BC`;
+  return iso.startsWith('+') ? iso.slice(2) : iso;
+}
