@@ -153,7 +153,8 @@ const DATE =
  * A date string from data as epoch milliseconds, or NULL. The instant is computed with
  * integer arithmetic from the fields (fraction truncated to milliseconds, offset
  * applied), never with a cast to a date type, which would raise on `2023-02-30` and
- * refuse offsets beyond ±15:59. Years are shifted by 400 (one Gregorian cycle, 146097
+ * refuse offsets beyond ±15:59. `->>` gives the text of any JSON value, but only a
+ * JSON string can be in the date syntax, so no type check is needed. Years are shifted by 400 (one Gregorian cycle, 146097
  * days) so that `make_date` never sees year 0; a day past the end of its month rolls
  * into the next month and fails the day check.
  */

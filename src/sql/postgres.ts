@@ -32,8 +32,8 @@ export interface SqlQuery {
  * Translates a checked filter into a boolean Postgres expression for a `WHERE` clause,
  * with the evaluator's meaning (SPEC §5, `compile`) on the target's rows. Every value
  * is a bound parameter; identifiers come only from the target and are quoted. A filter
- * with no conditions is `TRUE`. A field the filter uses but the target does not map is
- * a programmer error: a `TypeError`.
+ * with no conditions is `TRUE`. A field the filter uses but the target does not map (or
+ * a hand-built condition without tests) is a programmer error: a `TypeError`.
  *
  * The expression is NULL, not false, for some rows that do not match: use it in
  * `WHERE` (or wrap it in `(…) IS TRUE` before negating it).
@@ -44,9 +44,11 @@ export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): 
   if (typeof target !== 'object' || target === null) throw new TypeError('toSql: the target must be an object.');
   const params = new Parameters(first);
   const text = textComparison(options);
-  const conditions = filter.conditions.map((condition) =>
-    'document' in target ? documentCondition(target, condition, text, params) : relationalCondition(target, condition, text, params),
-  );
+  const conditions = filter.conditions.map((condition) => {
+    // validate never makes one; a hand-built condition without tests would mean "is a value of the type".
+    if (condition.tests.length === 0) throw new TypeError(`toSql: the condition on "${condition.key}" has no tests.`);
+    return 'document' in target ? documentCondition(target, condition, text, params) : relationalCondition(target, condition, text, params);
+  });
   return { text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`, values: params.values };
 }
 

@@ -192,6 +192,9 @@ describe('toSql', () => {
     expect(() => toSql(lines, { table: 'lines', columns: {}, arrays: { lines: { ...arrays.lines, alias: 'l' } } })).not.toThrow();
     expect(() => toSql(filterOf('totalAmount=1'), { columns: { totalAmount: '' } })).toThrow(/non-empty string without NUL/);
     expect(() => toSql(filterOf('totalAmount=1'), { columns: { totalAmount: 'a\0b' } })).toThrow(TypeError);
+    const empty = filterOf('totalAmount=1');
+    const withoutTests: Filter = { ...empty, conditions: [{ ...empty.conditions[0]!, type: 'number', tests: [] }] };
+    expect(() => toSql(withoutTests, { document: 'doc' })).toThrow(/"totalAmount" has no tests/);
     expect(() => toSql(filterOf(''), { columns: {} }, { firstParam: 0 })).toThrow(/firstParam/);
     expect(() => toSql(filterOf(''), { columns: {} }, { firstParam: 1.5 })).toThrow(/firstParam/);
   });
