@@ -93,7 +93,7 @@ function numberValue(json: string, raw: string): string {
  * A number string too long, or with too large an exponent, for `numeric` input, as a
  * `numeric` that rounds to the same double: its first 800 significant digits, plus a
  * sticky 1 when any later digit is not 0 (no midpoint between doubles has more than
- * 770), scaled by its decimal exponent `m`. Beyond 10^309 it is not finite (NULL, never
+ * 768 significant digits), scaled by its decimal exponent `m`. Beyond 10^309 it is not finite (NULL, never
  * matches); below 10^-325 it rounds to 0.
  */
 function longNumber(raw: string): string {
@@ -154,9 +154,9 @@ const DATE =
  * integer arithmetic from the fields (fraction truncated to milliseconds, offset
  * applied), never with a cast to a date type, which would raise on `2023-02-30` and
  * refuse offsets beyond ±15:59. `->>` gives the text of any JSON value, but only a
- * JSON string can be in the date syntax, so no type check is needed. Years are shifted by 400 (one Gregorian cycle, 146097
- * days) so that `make_date` never sees year 0; a day past the end of its month rolls
- * into the next month and fails the day check.
+ * JSON string can be in the date syntax, so no type check is needed. Years are shifted
+ * by 400 (one Gregorian cycle, 146097 days) so that `make_date` never sees year 0; a
+ * day past the end of its month rolls into the next month and fails the day check.
  */
 function instantValue(raw: string): string {
   const time =

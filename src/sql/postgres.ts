@@ -36,7 +36,8 @@ export interface SqlQuery {
  * a hand-built condition without tests) is a programmer error: a `TypeError`.
  *
  * The expression is NULL, not false, for some rows that do not match: use it in
- * `WHERE` (or wrap it in `(…) IS TRUE` before negating it).
+ * `WHERE` (or wrap it in `(…) IS TRUE` before negating it). It needs Postgres 11 or
+ * later, and 17 or later for `caseInsensitive` with the default `foldCollation`.
  */
 export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): SqlQuery {
   const first = options?.firstParam ?? 1;
