@@ -39,8 +39,6 @@ const PATHS: readonly (readonly [string, Kind])[] = [
   ['lines.item.id', 'id'],
 ];
 
-// ---------------------------------------------------------------- shared pools
-
 // ---------------------------------------------------------------- filters
 
 const numberOperand = fc.oneof(
@@ -52,8 +50,13 @@ const numberOperand = fc.oneof(
 const dateOperand = fc.constantFrom(...DATES);
 
 /** Escapes literal text for a quoted operand: `\`, `%`, `;` and `"` are written with a backslash. */
-function escapeText(text: string): string {
+export function escapeText(text: string): string {
   return text.replace(/[\\%;"]/g, '\\$&');
+}
+
+/** A quoted operand that matches the text literally. */
+export function quoted(text: string): string {
+  return `"${escapeText(text)}"`;
 }
 
 /** Wildcard segments from a text: cut at some places, maybe open at either end, maybe in another case. */
@@ -80,7 +83,7 @@ const segments = fc
   });
 
 const textOperand = (literal: fc.Arbitrary<string>) =>
-  fc.oneof(literal.map((t) => `"${escapeText(t)}"`), segments.map((s) => `"${s.map(escapeText).join('%')}"`));
+  fc.oneof(literal.map(quoted), segments.map((s) => `"${s.map(escapeText).join('%')}"`));
 
 const OPERATORS = ['', 'gt:', 'gte:', 'lt:', 'lte:'] as const;
 
