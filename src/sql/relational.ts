@@ -4,13 +4,15 @@ import type { Parameters } from './parameters';
 import { textTests, type TextComparison } from './text';
 
 /**
- * A table with a column per field. Expected column types: `float8` (double precision)
- * for numbers, which compare exactly as the evaluator does and can use a btree index
- * (`numeric` and integer columns work too, and keep their index: they compare as exact
- * decimals, which agrees with the evaluator for values of at most 15 significant
- * digits and for the shortest decimal of any double, i.e. numbers written from JS); `text` (or
- * `varchar`, with a deterministic collation) for strings and ref ids (an integer id
- * column works too: ids are compared as `column::text`); `timestamptz` for dates.
+ * A table with a column per field. Expected column types:
+ * - numbers: `float8` (double precision), compared exactly as the evaluator does, with
+ *   its btree index. `numeric` and integer columns work too and keep their index; they
+ *   compare as exact decimals, which agrees with the evaluator for values of at most 15
+ *   significant digits, and for the shortest decimal of any double (numbers written
+ *   from JS);
+ * - strings: `text` or `varchar`, with a deterministic collation (every built-in one is);
+ * - ref ids: `text`; an integer column works too, since ids compare as `column::text`;
+ * - dates: `timestamptz`.
  */
 export interface RelationalTarget {
   /**
