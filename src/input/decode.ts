@@ -143,8 +143,11 @@ export function decodeComponent(raw: string): string | undefined {
   return decoded.includes('\0') ? undefined : decoded;
 }
 
-/** Why a raw component could not be decoded, and where: only called once decoding failed. */
-export function findEncodingError(raw: string): { span: Span; problem: string } {
+/**
+ * Why a component could not be decoded, and where: only called once decoding failed.
+ * With `decoded`, the text came already decoded and only NUL and lone surrogates count.
+ */
+export function findEncodingError(raw: string, decoded = false): { span: Span; problem: string } {
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c === 0) return { span: { start: i, end: i + 1 }, problem: 'holds NUL (U+0000), which is not allowed' };
@@ -156,7 +159,8 @@ export function findEncodingError(raw: string): { span: Span; problem: string } 
       }
       return { span: { start: i, end: i + 1 }, problem: 'holds a lone surrogate, which is not Unicode text' };
     }
-    if (c !== 37 /* % */) continue;
+    // Text that arrived decoded has no escapes: a "%" there is a wildcard, not a byte.
+    if (decoded || c !== 37 /* % */) continue;
     const byte = hexByte(raw, i);
     if (byte < 0) {
       const end = Math.min(raw.length, i + 3);
@@ -239,7 +243,7 @@ function malformed(param: string, raw: string, where: 'key' | 'value'): Diagnost
 /** Already-decoded text (from a record or URLSearchParams) gets the same text checks as decoded text. */
 function checkDecoded(param: string, text: string, where: 'key' | 'value'): Diagnostic | undefined {
   if (text.isWellFormed() && !text.includes('\0')) return undefined;
-  const { span, problem } = findEncodingError(text);
+  const { span, problem } = findEncodingError(text, true);
   return diagnostic('MALFORMED_ENCODING', `The ${where} of parameter ${quote(param)} ${problem}.`, { param, in: where, text }, span, 'Send only Unicode text without control character NUL.');
 }
 

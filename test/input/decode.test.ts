@@ -204,3 +204,11 @@ describe('decodeComponent: strict application/x-www-form-urlencoded', () => {
     expect([found.span.start, found.span.end]).toEqual(span);
   });
 });
+
+describe('decoded text is never scanned for escapes', () => {
+  it('points a record value with a lone surrogate at the surrogate, not at a "%" wildcard before it', () => {
+    const errors = errorsOf({ name: '"ax%b%";"%\ud801%\udc00"' });
+    expect(errors.map((d) => [d.code, d.span])).toEqual([['MALFORMED_ENCODING', { start: 10, end: 11 }]]);
+    expect(errors[0]!.message).toContain('lone surrogate');
+  });
+});
