@@ -4,125 +4,20 @@ import { describe, expect, it } from 'vitest';
 import {
   catalog,
   check,
-  defineSchema,
   DIAGNOSTIC_CODES,
   format,
   formatDiagnostics,
   parse,
   toProblemDetails,
   validate,
-  type ElementFieldSpec,
-  type FieldSpec,
-  type FieldType,
   type Filter,
   type QueryInput,
   type Result,
   type Schema,
-  type SchemaSpec,
 } from '../../src/index';
 import { quote } from '../../src/diagnostics/diagnostic';
 
-// ---------------------------------------------------------------- random schemas
-
-const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
-
-const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,7}$/).filter((n) => !RESERVED.has(n));
-const scalarType = fc.constantFrom('number', 'string', 'date' as const);
-const removed = fc.constantFrom('Filter on note instead.', 'Gone since 2023-01-09.');
-const scalar: fc.Arbitrary<ElementFieldSpec> = fc.oneof(
-  { weight: 4, arbitrary: scalarType },
-  { weight: 2, arbitrary: scalarType.map((type) => ({ type })) },
-  { weight: 1, arbitrary: fc.tuple(scalarType, removed).map(([type, why]) => ({ type, removed: why })) },
-);
-const ref: fc.Arbitrary<ElementFieldSpec> = fc.oneof(
-  { weight: 3, arbitrary: fc.constant({ type: 'ref' as const }) },
-  { weight: 1, arbitrary: removed.map((why) => ({ type: 'ref' as const, removed: why })) },
-);
-const element = fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: ref });
-const array: fc.Arbitrary<FieldSpec> = fc
-  .tuple(fc.dictionary(name, element, { minKeys: 1, maxKeys: 4 }), fc.option(removed, { freq: 5 }))
-  .map(([of, why]): FieldSpec => (why === null ? { type: 'array', of } : { type: 'array', of, removed: why }));
-const fieldSpec = fc.oneof({ weight: 6, arbitrary: scalar }, { weight: 1, arbitrary: ref }, { weight: 2, arbitrary: array });
-
-/** Random well-formed schemas: every field kind, removed ones, and params that are not fields. */
-const randomSchema: fc.Arbitrary<Schema> = fc
-  .tuple(fc.dictionary(name, fieldSpec, { maxKeys: 8 }), fc.uniqueArray(name, { maxLength: 3 }))
-  .map(([fields, params]): SchemaSpec => ({
-    fields,
-    params: params.filter((p) => !Object.hasOwn(fields, p)),
-  }))
-  .map((spec) => defineSchema(spec));
-
-const anySchema = fc.oneof(fc.constantFrom<Schema>(...Object.values(catalog)), randomSchema);
-
-// ---------------------------------------------------------------- valid queries, written from SPEC §3–§4
-
-/** Text a filter may compare with: any Unicode but NUL, which the decoder refuses. */
-const text = (maxLength: number) => fc.string({ unit: 'binary', maxLength }).filter((s) => !s.includes('\0'));
-
-const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-
-/** SPEC §4 numbers; plain integers of at most 15 digits stay within 2^53, exponents of 2 digits stay finite. */
-const numberText = fc.stringMatching(/^-?(0|[1-9][0-9]{0,14})(\.[0-9]{1,6})?([eE][+-]?[0-9]{1,2})?$/);
-
-const dayText = fc
-  .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
-  .map(([y, m, d]) => `${pad(y, 4)}-${pad(m)}-${pad(d)}`);
-const zone = fc.oneof(
-  fc.constant('Z'),
-  fc
-    .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
-    .map(([sign, h, m]) => `${sign}${pad(h)}:${pad(m)}`),
-);
-const timeText = fc
-  .tuple(
-    fc.integer({ min: 0, max: 23 }),
-    fc.integer({ min: 0, max: 59 }),
-    fc.option(fc.tuple(fc.integer({ min: 0, max: 59 }), fc.option(fc.stringMatching(/^[0-9]{1,9}$/)))),
-    zone,
-  )
-  .map(([h, m, s, z]) => `T${pad(h)}:${pad(m)}${s === null ? '' : `:${pad(s[0])}${s[1] === null ? '' : `.${s[1]}`}`}${z}`);
-/** Dates of SPEC §4; date-times avoid the years 0000 and 9999, where an offset can leave the range. */
-const dateText = fc.oneof(
-  dayText,
-  fc.constantFrom('2000-02-29', '2024-02-29', '1999-12-31', '0000-01-01', '9999-12-31'),
-  fc.tuple(dayText.filter((d) => !d.startsWith('0000') && !d.startsWith('9999')), timeText).map(([d, t]) => d + t),
-);
-
-/** An operand matching `segments` with a wildcard between each two, quoted or bare, escaped per SPEC §3. */
-function operand(segments: readonly string[], quoted: boolean): string {
-  const needsQuotes = quoted || (segments.length === 1 && segments[0] === '') || /^(gte?|lte?):/.test(segments[0]!);
-  if (needsQuotes) return `"${segments.map((s) => s.replace(/[\\"%]/g, '\\$&')).join('%')}"`;
-  const bare = segments.map((s) => s.replace(/[\\%;]/g, '\\$&')).join('%');
-  return bare.startsWith('"') ? `\\${bare}` : bare;
-}
-const textOperand = fc.tuple(fc.array(text(8), { minLength: 1, maxLength: 3 }), fc.boolean()).map(([s, q]) => operand(s, q));
-
-const comparison = fc.constantFrom('', 'gt:', 'gte:', 'lt:', 'lte:');
-const CLAUSE: Record<FieldType, fc.Arbitrary<string>> = {
-  number: fc.tuple(comparison, numberText).map(([op, n]) => op + n),
-  date: fc.tuple(comparison, dateText).map(([op, d]) => op + d),
-  string: textOperand,
-  id: textOperand,
-};
-
-/** A query every part of which the schema accepts: filters on filterable fields, and its params. */
-function validQuery(schema: Schema): fc.Arbitrary<string> {
-  const fields = [...schema.fields.values()].filter((f) => f.removed === undefined);
-  const parts: fc.Arbitrary<string>[] = [];
-  if (fields.length > 0) {
-    parts.push(
-      fc
-        .constantFrom(...fields)
-        .chain((f) => fc.array(CLAUSE[f.type], { minLength: 1, maxLength: 3 }).map((clauses) => `${f.path}=${encodeURIComponent(clauses.join(';'))}`)),
-    );
-  }
-  if (schema.params.size > 0) {
-    parts.push(fc.tuple(fc.constantFrom(...schema.params), text(12)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`));
-  }
-  if (parts.length === 0) return fc.constant('');
-  return fc.array(fc.oneof(...parts), { maxLength: 5 }).map((ps) => ps.join('&'));
-}
+import { anySchema, name, randomSchema, text, validQuery } from '../support/generators';
 
 const schemaAndValidQuery = randomSchema.chain((schema) => validQuery(schema).map((query) => ({ schema, query })));
 const catalogAndValidQuery = fc
