@@ -5,7 +5,7 @@
 import { CORPUS, type CorpusQuery } from '../corpus';
 import type { ParseOptions, Schema } from '../../src/index';
 import { duration, times } from './format';
-import { consume, medianNs } from './measure';
+import { compare, consume } from './measure';
 import {
   astComparisons,
   astPairs,
@@ -106,12 +106,14 @@ export async function timeCorpus(
   subjects: readonly { label: string; run: () => void }[],
   quick: boolean,
 ): Promise<{ table: Table; subjects: Timed[]; baselines: Record<BaselineName, Timed> }> {
-  const timedSubjects: Timed[] = [];
-  for (const s of subjects) timedSubjects.push({ label: s.label, ns: await medianNs(s.run, { quick }) });
-  const baselines = {} as Record<BaselineName, Timed>;
-  for (const [name, b] of Object.entries(BASELINES) as [BaselineName, (typeof BASELINES)[BaselineName]][]) {
-    baselines[name] = { label: b.label, ns: await medianNs(b.run, { quick }) };
-  }
+  const fns: Record<string, () => void> = {};
+  for (const s of subjects) fns[`subject:${s.label}`] = s.run;
+  for (const [name, b] of Object.entries(BASELINES)) fns[name] = b.run;
+  const ns = await compare(fns, { quick });
+  const timedSubjects: Timed[] = subjects.map((s) => ({ label: s.label, ns: ns[`subject:${s.label}`]! }));
+  const baselines = Object.fromEntries(
+    Object.entries(BASELINES).map(([name, b]) => [name, { label: b.label, ns: ns[name]! }]),
+  ) as Record<BaselineName, Timed>;
   const main = timedSubjects[0]!;
   const floor = baselines.floor.ns;
   const n = QUERIES.length;

@@ -1,22 +1,47 @@
 import { measure } from 'mitata';
+import { median } from './format';
 
 /**
- * Median time of one call of `fn`, in nanoseconds. mitata warms up with a couple of
- * calls only, which leaves a function that takes 100 µs running in the interpreter for
- * much of a short measurement; so `fn` first runs for a fixed time (long enough for
- * TurboFan to have optimized what it will), then mitata measures (batched samples until
- * `min_cpu_time` is spent). Quick runs warm up and measure for less: their medians are
- * noisier, never differently defined.
+ * How long one call of each function takes (median, in nanoseconds), measured by mitata
+ * in interleaved rounds.
+ *
+ * The machine is shared (2 cores, other work comes and goes), so the functions of one
+ * comparison are not measured one after the other: each round measures every one of
+ * them briefly, in a rotating order, and the result is the median over the rounds of
+ * mitata's per-round median. A burst of background load then hits all sides of a
+ * ratio alike instead of one of them.
+ *
+ * mitata itself warms up with a couple of calls only, which would leave a function that
+ * takes 100 µs in the interpreter for much of a short measurement: every function
+ * first runs for a fixed time, long enough for TurboFan to optimize what it will.
  */
-export async function medianNs(fn: () => unknown, options: { quick: boolean; slow?: boolean }): Promise<number> {
-  const warmupUntil = performance.now() + (options.quick ? 150 : 600);
-  for (let calls = 0; calls < 20 || performance.now() < warmupUntil; calls++) fn();
-  const stats = await measure(fn, {
-    min_cpu_time: (options.quick ? 150 : 1000) * 1e6,
-    // One call of a slow case is a pass over 100k items: a few samples are enough.
-    min_samples: options.slow === true ? (options.quick ? 4 : 10) : 12,
-  });
-  return stats.p50;
+export async function compare<K extends string>(
+  fns: Readonly<Record<K, () => unknown>>,
+  options: { readonly quick: boolean; readonly slow?: boolean },
+): Promise<Record<K, number>> {
+  const names = Object.keys(fns) as K[];
+  const slow = options.slow === true;
+  const rounds = options.quick ? (slow ? 3 : 5) : 15;
+  for (const name of names) {
+    // A slow call is itself a loop of 100k predicate calls: a few are enough to optimize it.
+    const until = performance.now() + (slow ? 0 : options.quick ? 100 : 400);
+    for (let calls = 0; calls < (slow ? 3 : 10) || performance.now() < until; calls++) fns[name]();
+  }
+  globalThis.gc?.();
+  const samples = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(r + k) % names.length]!;
+      const stats = await measure(fns[name], {
+        gc: false,
+        min_cpu_time: (options.quick ? 25 : 60) * 1e6,
+        // A slow case is a pass over 100k items: a few calls per round are enough.
+        min_samples: slow ? (options.quick ? 1 : 2) : 12,
+      });
+      samples[name].push(stats.p50);
+    }
+  }
+  return Object.fromEntries(names.map((n) => [n, median(samples[n])])) as Record<K, number>;
 }
 
 /** Keeps results alive so that the JIT cannot drop the work that made them. */
