@@ -37,6 +37,10 @@ export async function compare<K extends string>(
   globalThis.gc?.();
   const samples = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
   for (let r = 0; r < rounds; r++) {
+    // Passes over 100k items are sensitive to the heap's state: after other code left
+    // garbage behind, the same pass measured up to 2x slower until a full GC. Every round
+    // of slow cases starts from a collected heap.
+    if (slow) globalThis.gc?.();
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length]!;
       const stats = await measure(fns[name], {
