@@ -23,6 +23,7 @@ import { compare } from './lib/measure';
 import { defineScenario, Mismatch, type Goal } from './lib/scenario';
 
 const ITEMS = 100_000;
+const FEW = 2_000;
 const ALONE = fileURLToPath(new URL('./lib/evaluate-alone.ts', import.meta.url));
 
 type Predicate = (item: unknown) => boolean;
@@ -88,6 +89,17 @@ export default defineScenario({
         { quick, slow: true },
       );
       rows.push({ count: counts[i]!, ...ns, alone: alone[i]?.qsfilter ?? NaN, aloneHand: alone[i]?.hand ?? NaN });
+    }
+
+    // The same predicates over a few invoices that stay in cache: the evaluator's own CPU
+    // cost, without the memory stalls that dominate (and blur) a pass over 100k objects.
+    const few = generateInvoices(FEW, 7);
+    const cached: { hand: number; qsfilter: number }[] = [];
+    for (let i = 0; i < FILTERS.length; i++) {
+      const side = sides[i]!;
+      if (counter()(few, side.qsfilter) !== counter()(few, side.hand)) throw new Mismatch(`${FILTERS[i]!.name}: counts differ on ${FEW} invoices`);
+      const loops = { hand: counter(), qsfilter: counter() };
+      cached.push(await compare({ hand: () => loops.hand(few, side.hand), qsfilter: () => loops.qsfilter(few, side.qsfilter) }, { quick }));
     }
 
     const perItem = (ns: number): string => duration(ns / ITEMS);
@@ -174,6 +186,17 @@ export default defineScenario({
             'qsfilter / hand: lower is better (1 = as fast as the hand-written predicate). sift / qsfilter, mingo / qsfilter: how many times faster qsfilter is.',
             'pollution: (qsfilter / hand after all filters ran) ÷ (qsfilter / hand alone); each ratio is taken within one process.',
             'The hand-written date range uses Date.parse (the instant, as qsfilter does); MongoDB compares the ISO strings.',
+          ],
+        },
+        {
+          title: `the same, over ${FEW.toLocaleString('en')} invoices that stay in cache (this process, after all filters ran)`,
+          columns: ['filter', 'hand-written', 'qsfilter', 'qsfilter / hand'],
+          rows: [
+            ...cached.map((c, i) => [FILTERS[i]!.name, duration(c.hand / FEW), duration(c.qsfilter / FEW), times(c.qsfilter / c.hand)]),
+            ['geometric mean', '', '', times(geomean(cached.map((c) => c.qsfilter / c.hand)))],
+          ],
+          notes: [
+            'A pass over 100k invoices waits on memory (each object and its boxed numbers), which hides part of the evaluator\'s own cost and varies with where the GC put the objects: the hand-written number range measured 12 to 60 ns per item in different processes. The goal is judged at 100k, as specified; this table shows the CPU cost.',
           ],
         },
       ],
