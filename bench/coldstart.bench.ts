@@ -37,7 +37,7 @@ export default defineScenario({
   name: 'coldstart',
   title: 'whole-process cold start',
   async run({ quick }) {
-    const runs = quick ? 12 : 50;
+    const runs = quick ? 8 : 50;
     const samples = COMMANDS.map(() => [] as number[]);
     for (const c of COMMANDS) spawnMs(c.args); // file system caches
     for (let r = 0; r < runs; r++) {

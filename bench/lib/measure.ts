@@ -25,7 +25,7 @@ export async function compare<K extends string>(
   const perCall = {} as Record<K, number>;
   for (const name of names) {
     // A slow call is itself a loop of 100k predicate calls: a few are enough to optimize it.
-    const until = performance.now() + (slow ? 0 : options.quick ? 50 : 400);
+    const until = performance.now() + (slow ? 0 : options.quick ? 100 : 400);
     let calls = 0;
     let t0 = performance.now();
     for (; calls < (slow ? 3 : 10) || performance.now() < until; calls++) {
