@@ -47,7 +47,7 @@ function runFile(file: string): Promise<ChildMessage | undefined> {
   return new Promise((resolve, reject) => {
     let message: ChildMessage | undefined;
     const child = fork(join(BENCH_DIR, 'lib', 'child.ts'), [file, quick ? '--quick' : '--full'], {
-      // --expose-gc: mitata collects garbage between samples when it can.
+      // --expose-gc: measurements start from a collected heap (lib/measure.ts).
       execArgv: ['--import', 'tsx', '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
