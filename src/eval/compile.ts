@@ -1,6 +1,6 @@
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from '../check/filter';
 import { foldCase } from '../values/case';
-import { instantFromData } from '../values/date';
+import { instantOf } from '../values/date';
 import { numberFromData } from '../values/number';
 import { compileLike } from './like';
 
@@ -17,17 +17,20 @@ export interface CompileOptions {
 /** A compiled filter: true when the item satisfies every condition. Never throws. */
 export type Predicate = (item: unknown) => boolean;
 
-type Test = (value: unknown) => boolean;
-
 const never = (): boolean => false;
 const always = (): boolean => true;
 const hasOwn = Object.hasOwn;
+const OBJECT_PROTOTYPE = Object.prototype;
 
 /**
  * Compiles a checked filter into a predicate over plain objects, with the meaning of
- * SPEC §5. All decisions are taken here, once: each condition becomes one closure
- * that reads its path (own properties only) and runs one combined test. No code is
- * generated from text.
+ * SPEC §5. All decisions are taken here, once, and no code is generated from text.
+ *
+ * Shaped for V8: each condition is one closure that reads its path and tests the value
+ * in place, through plain module functions (`own`, `between`, `instantOf`…) that the
+ * optimizer inlines. Closures calling closures would not be inlined: closures made at
+ * one source site share their type feedback, so once a server has compiled a few
+ * filters every such call is megamorphic (bench/RESULTS.md measures the cost).
  */
 export function compile(filter: Filter, options?: CompileOptions): Predicate {
   const caseInsensitive = options?.caseInsensitive === true;
@@ -45,6 +48,7 @@ export function compile(filter: Filter, options?: CompileOptions): Predicate {
 /** The conjunction of tests, without a loop for the common small counts. */
 function allOf<T>(tests: ((value: T) => boolean)[]): (value: T) => boolean {
   const [a, b, c] = tests;
+  if (tests.includes(never)) return never;
   switch (tests.length) {
     case 0:
       return always;
@@ -63,55 +67,87 @@ function allOf<T>(tests: ((value: T) => boolean)[]): (value: T) => boolean {
 }
 
 function compileCondition(condition: Condition, caseInsensitive: boolean): Predicate {
-  const test = valueTest(condition, caseInsensitive);
-  if (test === never) return never;
-  const read = reader(condition.path);
+  const test = holderTest(condition, caseInsensitive);
   const array = condition.array;
-  if (array === undefined) return (item) => test(read(item));
+  if (array === undefined || test === never) return test;
   // All tests of one parameter must hold for the same element.
   return (item) => {
     const list = own(item, array);
     if (!Array.isArray(list)) return false;
     for (let i = 0; i < list.length; i++) {
       const element: unknown = list[i];
-      if (element !== undefined && hasOwn(list, i) && test(read(element))) return true;
+      if (element !== undefined && hasOwn(list, i) && test(element)) return true;
     }
     return false;
   };
 }
 
-/** An own property of an object, or `undefined` for anything else. */
+/**
+ * An own property of an object, or `undefined` for anything else. The value is read
+ * first; a plain object whose prototype lacks the name can only hold it as its own, so
+ * `Object.hasOwn` (a call the optimizer does not inline) is only needed for other
+ * prototypes, or when `Object.prototype` itself has the name (polluted, or a built-in
+ * such as `toString`).
+ */
 function own(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null && hasOwn(value, name) ? (value as Record<string, unknown>)[name] : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const found = (value as Record<string, unknown>)[name];
+  if (found === undefined) return undefined;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === null || (proto === OBJECT_PROTOTYPE && !(name in OBJECT_PROTOTYPE))) return found;
+  return hasOwn(value, name) ? found : undefined;
 }
 
-function reader(path: readonly string[]): (value: unknown) => unknown {
-  const [a, b] = path;
-  if (path.length === 1) return (value) => own(value, a!);
-  if (path.length === 2) return (value) => own(own(value, a!), b!);
-  return (value) => path.reduce(own, value);
+/** The value at a path, own properties only at every step. */
+function at(value: unknown, path: readonly string[]): unknown {
+  let current = own(value, path[0]!);
+  for (let i = 1; i < path.length && current !== undefined; i++) current = own(current, path[i]!);
+  return current;
 }
 
-function valueTest(condition: Condition, caseInsensitive: boolean): Test {
+/** The test of one condition on the object its path starts from: the item, or an element of its array. */
+function holderTest(condition: Condition, caseInsensitive: boolean): Predicate {
+  const path = condition.path;
   switch (condition.type) {
-    case 'number':
-      return numberTest(condition.tests);
-    case 'date':
-      return dateTest(condition.tests);
+    case 'number': {
+      const bounds = numberBounds(condition.tests);
+      if (bounds === undefined) return never;
+      const { lo, loOpen, hi, hiOpen } = bounds;
+      return (holder) => between(numberOf(at(holder, path)), lo, loOpen, hi, hiOpen);
+    }
+    case 'date': {
+      const bounds = dateBounds(condition.tests);
+      if (bounds === undefined) return never;
+      const { lo, hi } = bounds;
+      return (holder) => {
+        const t = instantOf(at(holder, path));
+        return t >= lo && t < hi;
+      };
+    }
     case 'string':
-      return textTest(condition.tests, caseInsensitive, asString);
     case 'id':
-      return textTest(condition.tests, caseInsensitive, idText);
+      return textTest(condition.tests, path, condition.type === 'id', caseInsensitive);
   }
 }
 
 // ---------------------------------------------------------------- numbers
 
-/** All comparisons of one number condition, folded into one interval. */
-function numberTest(tests: readonly NumberTest[]): Test {
-  let lo = -Infinity;
+interface NumberBounds {
+  readonly lo: number;
+  readonly loOpen: boolean;
+  readonly hi: number;
+  readonly hiOpen: boolean;
+}
+
+/**
+ * All comparisons of one number condition as one interval, or `undefined` when none
+ * can hold. An unbounded side ends at the largest finite double, closed, so that the
+ * interval test alone keeps ±Infinity out: no per-item finiteness check.
+ */
+function numberBounds(tests: readonly NumberTest[]): NumberBounds | undefined {
+  let lo = -Number.MAX_VALUE;
   let loOpen = false;
-  let hi = Infinity;
+  let hi = Number.MAX_VALUE;
   let hiOpen = false;
   for (const { op, value } of tests) {
     if (op === 'eq' || op === 'gt' || op === 'gte') {
@@ -123,28 +159,23 @@ function numberTest(tests: readonly NumberTest[]): Test {
       if (value < hi || (value === hi && open)) [hi, hiOpen] = [value, open];
     }
   }
-  if (lo > hi || (lo === hi && (loOpen || hiOpen))) return never;
-  if (lo === hi) return (v) => toNumber(v) === lo;
-  const above = lo === -Infinity ? undefined : loOpen ? (n: number) => n > lo : (n: number) => n >= lo;
-  const below = hi === Infinity ? undefined : hiOpen ? (n: number) => n < hi : (n: number) => n <= hi;
-  if (above !== undefined && below !== undefined) return (v) => {
-    const n = toNumber(v);
-    return above(n) && below(n);
-  };
-  if (above !== undefined) return (v) => above(toNumber(v));
-  if (below !== undefined) return (v) => below(toNumber(v));
-  return (v) => !Number.isNaN(toNumber(v));
+  if (lo > hi || (lo === hi && (loOpen || hiOpen))) return undefined;
+  return { lo, loOpen, hi, hiOpen };
+}
+
+function between(n: number, lo: number, loOpen: boolean, hi: number, hiOpen: boolean): boolean {
+  return (loOpen ? n > lo : n >= lo) && (hiOpen ? n < hi : n <= hi);
 }
 
 /** A number from data, or NaN (which fails every comparison) for anything that is not one. */
-function toNumber(value: unknown): number {
-  return typeof value === 'number' ? (Number.isFinite(value) ? value : NaN) : (numberFromData(value) ?? NaN);
+function numberOf(value: unknown): number {
+  return typeof value === 'number' ? value : (numberFromData(value) ?? NaN);
 }
 
 // ---------------------------------------------------------------- dates
 
-/** All comparisons of one date condition, folded into one half-open interval of instants. */
-function dateTest(tests: readonly DateTest[]): Test {
+/** All comparisons of one date condition as one half-open interval of instants, or `undefined` when empty. */
+function dateBounds(tests: readonly DateTest[]): { lo: number; hi: number } | undefined {
   let lo = -Infinity;
   let hi = Infinity;
   for (const { op, value } of tests) {
@@ -154,26 +185,18 @@ function dateTest(tests: readonly DateTest[]): Test {
     if (op === 'eq' || op === 'lte') hi = Math.min(hi, value.end);
     if (op === 'lt') hi = Math.min(hi, value.start);
   }
-  if (lo >= hi) return never;
-  return (v) => {
-    const t = instantFromData(v) ?? NaN;
-    return t >= lo && t < hi;
-  };
+  return lo < hi ? { lo, hi } : undefined;
 }
 
 // ---------------------------------------------------------------- strings and ids
 
-function asString(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-/** Ref ids compare as strings: a string as it is, an integer as its decimal digits. */
-function idText(value: unknown): string | undefined {
+/** The text of a string field, or of a ref id: a string as it is, a safe integer as its decimal digits. */
+function textOf(value: unknown, isId: boolean): string | undefined {
   if (typeof value === 'string') return value;
-  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
+  return isId && typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
 }
 
-function textTest(tests: readonly TextTest[], caseInsensitive: boolean, text: (value: unknown) => string | undefined): Test {
+function textTest(tests: readonly TextTest[], path: readonly string[], isId: boolean, caseInsensitive: boolean): Predicate {
   const fold = caseInsensitive ? foldCase : (s: string) => s;
   let equal: string | undefined;
   const patterns: ((s: string) => boolean)[] = [];
@@ -186,18 +209,12 @@ function textTest(tests: readonly TextTest[], caseInsensitive: boolean, text: (v
     if (equal !== undefined && equal !== value) return never;
     equal = value;
   }
-  const matches = allOf(patterns);
   const target = equal;
-  if (target !== undefined && patterns.length === 0) {
-    return caseInsensitive
-      ? (v) => {
-          const raw = text(v);
-          return raw !== undefined && foldCase(raw) === target;
-        }
-      : (v) => text(v) === target;
-  }
-  return (v) => {
-    const raw = text(v);
+  // The commonest test, equality without folding, is one comparison.
+  if (target !== undefined && patterns.length === 0 && !caseInsensitive) return (holder) => textOf(at(holder, path), isId) === target;
+  const matches = allOf(patterns);
+  return (holder) => {
+    const raw = textOf(at(holder, path), isId);
     if (raw === undefined) return false;
     const s = caseInsensitive ? foldCase(raw) : raw;
     return (target === undefined || s === target) && matches(s);

@@ -32,33 +32,71 @@ const MAX_MS = daysFromCivil(10000, 1, 1) * DAY_MS;
 
 /** Reads a date or date-time in the syntax of SPEC §4. */
 export function readDate(text: string): DateRange | DateProblem {
+  const start = scanDate(text);
+  if (Number.isNaN(start)) return scanned.problem;
+  return scanned.day ? { start, end: start + DAY_MS, unit: 'day' } : { start, end: start + 1, unit: 'instant' };
+}
+
+/**
+ * An instant (epoch ms) from data: a valid `Date`, or a string in the date syntax (a
+ * date is its day's start). Anything else is NaN, which fails every comparison. It
+ * allocates nothing: the evaluator calls it for every item.
+ */
+export function instantOf(value: unknown): number {
+  if (typeof value === 'string') return scanDate(value);
+  return value instanceof Date ? value.getTime() : NaN;
+}
+
+/** An instant from data as `instantOf` reads it, or `undefined`. */
+export function instantFromData(value: unknown): number | undefined {
+  const t = instantOf(value);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/**
+ * What the last `scanDate` found besides the instant: whether it was a date-only
+ * text, or why it failed. One shared record rather than a result object, so that
+ * reading dates from data allocates nothing.
+ */
+const scanned: { day: boolean; problem: DateProblem } = { day: false, problem: 'syntax' };
+
+function fail(problem: DateProblem): number {
+  scanned.problem = problem;
+  return NaN;
+}
+
+/** The start of a date or date-time in epoch milliseconds, or NaN (then `scanned.problem` says why). */
+function scanDate(text: string): number {
   const y = digits(text, 0, 4);
   const m = digits(text, 5, 2);
   const d = digits(text, 8, 2);
-  if (y < 0 || m < 0 || d < 0 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return 'syntax';
-  if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return 'calendar';
+  if (y < 0 || m < 0 || d < 0 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return fail('syntax');
+  if (m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) return fail('calendar');
   const day = daysFromCivil(y, m, d) * DAY_MS;
-  if (text.length === 10) return { start: day, end: day + DAY_MS, unit: 'day' };
-  if (text.charCodeAt(10) !== 84 /* T */) return 'syntax';
+  scanned.day = text.length === 10;
+  if (scanned.day) return day;
+  if (text.charCodeAt(10) !== 84 /* T */) return fail('syntax');
   const hh = digits(text, 11, 2);
   const mm = digits(text, 14, 2);
-  if (hh < 0 || mm < 0 || text.charCodeAt(13) !== 58) return 'syntax';
+  if (hh < 0 || mm < 0 || text.charCodeAt(13) !== 58) return fail('syntax');
   let i = 16;
   let ss = 0;
   let ms = 0;
   if (text.charCodeAt(i) === 58 /* : */) {
     ss = digits(text, i + 1, 2);
-    if (ss < 0) return 'syntax';
+    if (ss < 0) return fail('syntax');
     i += 3;
     if (text.charCodeAt(i) === 46 /* . */) {
       const from = ++i;
       while (i < text.length && i - from < 10 && isDigit(text.charCodeAt(i))) i++;
       const count = i - from;
-      if (count < 1 || count > 9) return 'syntax';
-      ms = Number(text.slice(from, from + Math.min(count, 3)).padEnd(3, '0'));
+      if (count < 1 || count > 9) return fail('syntax');
+      // Milliseconds: the first three digits, the rest truncated.
+      const kept = Math.min(count, 3);
+      ms = digits(text, from, kept) * (kept === 1 ? 100 : kept === 2 ? 10 : 1);
     }
   }
-  if (hh > 23 || mm > 59 || ss > 59) return 'calendar';
+  if (hh > 23 || mm > 59 || ss > 59) return fail('calendar');
   const zone = text.charCodeAt(i);
   let offset = 0;
   if (zone === 90 /* Z */) {
@@ -66,33 +104,20 @@ export function readDate(text: string): DateRange | DateProblem {
   } else if (zone === 43 || zone === 45 || zone === 32 /* + - space */) {
     const oh = digits(text, i + 1, 2);
     const om = digits(text, i + 4, 2);
-    if (oh < 0 || om < 0 || text.charCodeAt(i + 3) !== 58 || i + 6 !== text.length) return 'syntax';
-    if (zone === 32) return 'offset-space';
-    if (oh > 23 || om > 59) return 'calendar';
+    if (oh < 0 || om < 0 || text.charCodeAt(i + 3) !== 58 || i + 6 !== text.length) return fail('syntax');
+    if (zone === 32) return fail('offset-space');
+    if (oh > 23 || om > 59) return fail('calendar');
     offset = (zone === 45 ? -1 : 1) * (oh * 60 + om) * 60_000;
     i += 6;
   } else if (i === text.length) {
-    return 'offset-missing';
+    return fail('offset-missing');
   } else {
-    return 'syntax';
+    return fail('syntax');
   }
-  if (i !== text.length) return 'syntax';
+  if (i !== text.length) return fail('syntax');
   const at = day + hh * 3_600_000 + mm * 60_000 + ss * 1000 + ms - offset;
-  if (at < MIN_MS || at >= MAX_MS) return 'range';
-  return { start: at, end: at + 1, unit: 'instant' };
-}
-
-/** An instant (epoch ms) from data: a valid `Date`, or a string in the date syntax (a date is its day's start). */
-export function instantFromData(value: unknown): number | undefined {
-  if (typeof value === 'string') {
-    const range = readDate(value);
-    return typeof range === 'string' ? undefined : range.start;
-  }
-  if (value instanceof Date) {
-    const t = value.getTime();
-    return Number.isNaN(t) ? undefined : t;
-  }
-  return undefined;
+  if (at < MIN_MS || at >= MAX_MS) return fail('range');
+  return at;
 }
 
 /** Prints a range back as the literal it came from: `YYYY-MM-DD`, or an ISO date-time in UTC. */
