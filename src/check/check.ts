@@ -16,7 +16,7 @@ export type CheckOptions = ParseOptions;
  */
 export function check(input: QueryInput, schema: Schema, options?: CheckOptions): Result<Filter> {
   const params = options?.params === undefined ? schema.params : [...schema.params, ...options.params];
-  const parsed = parseParams(input, { ...options, params });
+  const parsed = parseParams(input, options?.limits, params);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   const builder = new FilterBuilder(schema, parsed.params);
   for (const filter of parsed.filters) {

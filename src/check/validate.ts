@@ -194,26 +194,27 @@ function unknownField(param: Param, schema: Schema, where: Location, span: Span,
 function convert(param: Param, field: Field, errors: Diagnostic[]): Condition | undefined {
   const where: Location = { param: param.key, in: 'value', text: param.value };
   const before = errors.length;
-  const base = {
-    key: param.key,
-    field: field.path,
-    ...(field.array === undefined ? {} : { array: field.array }),
-    path: field.names,
-  };
-  let condition: Condition;
+  let tests: Condition['tests'];
   switch (field.type) {
     case 'number':
-      condition = { type: 'number', ...base, tests: collect(param.clauses, (c) => numberTest(c, param, where, errors)) };
+      tests = collect(param.clauses, (c) => numberTest(c, param, where, errors));
       break;
     case 'date':
-      condition = { type: 'date', ...base, tests: collect(param.clauses, (c) => dateTest(c, param, where, errors)) };
+      tests = collect(param.clauses, (c) => dateTest(c, param, where, errors));
       break;
     case 'string':
     case 'id':
-      condition = { type: field.type, ...base, tests: collect(param.clauses, (c) => textTest(c, param, field, where, errors)) };
+      tests = collect(param.clauses, (c) => textTest(c, param, field, where, errors));
       break;
   }
-  return errors.length === before ? condition : undefined;
+  if (errors.length !== before) return undefined;
+  // One object literal per shape, no spreads: check runs this for every parameter of every request.
+  const { type, path: fieldPath, array, names } = field;
+  const condition =
+    array === undefined
+      ? { type, key: param.key, field: fieldPath, path: names, tests }
+      : { type, key: param.key, field: fieldPath, array, path: names, tests };
+  return condition as Condition;
 }
 
 function collect<T>(clauses: readonly Clause[], test: (clause: Clause) => T | undefined): T[] {

@@ -40,7 +40,7 @@ export type ParsedQuery =
  * is a diagnostic in one `Result`, in query order.
  */
 export function parse(input: QueryInput, options?: ParseOptions): Result<FilterAst> {
-  const parsed = parseParams(input, options);
+  const parsed = parseParams(input, options?.limits, options?.params);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   const errors = problemsOf(parsed.filters);
   if (errors.length > 0) return { ok: false, errors };
@@ -58,17 +58,17 @@ export function problemsOf(filters: readonly ParsedParam[]): Diagnostic[] {
  * Parses every parameter and keeps the outcome per parameter, so that a caller (`check`)
  * can go on with the parameters that parsed and report every problem of the query.
  */
-export function parseParams(input: QueryInput, options?: ParseOptions): ParsedQuery {
-  const limits = resolveLimits(options?.limits);
-  const passThrough = passThroughKeys(options?.params);
+export function parseParams(input: QueryInput, limitOverrides?: Partial<Limits>, params?: Keys): ParsedQuery {
+  const limits = resolveLimits(limitOverrides);
+  const passThrough = passThroughKeys(params);
   const decoded = decodeQuery(input, limits);
   if (decoded.stopped !== undefined) return decoded;
-  const params: Record<string, string | string[]> = {};
+  const passed: Record<string, string | string[]> = {};
   const filters: ParsedParam[] = [];
   const pending: ParsedParam[] = [];
   for (const raw of decoded.params) {
     if (raw.problems === undefined && isPassThrough(passThrough, raw.key)) {
-      addPassThrough(params, raw.key, raw.value ?? '');
+      addPassThrough(passed, raw.key, raw.value ?? '');
       continue;
     }
     const filter: ParsedParam = { key: raw.key, value: raw.value ?? '' };
@@ -77,13 +77,13 @@ export function parseParams(input: QueryInput, options?: ParseOptions): ParsedQu
     else if (!overDepth(filter, limits)) pending.push(filter);
   }
   if (pending.length > 0) parseFilters(pending, limits);
-  return { filters, params };
+  return { filters, params: passed };
 }
 
 const EMPTY_KEYS: readonly string[] = [];
 
 /** Pass-through keys as given: an array (a short one: a scan is cheaper than building a Set per call) or a Set. */
-type Keys = readonly string[] | ReadonlySet<string>;
+export type Keys = readonly string[] | ReadonlySet<string>;
 
 function passThroughKeys(keys: Keys | undefined): Keys {
   if (keys === undefined) return EMPTY_KEYS;
