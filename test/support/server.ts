@@ -1,7 +1,7 @@
 import type { ProblemDetails } from '../../src/index';
 import { buildApp } from '../../examples/server/app';
 import { sampleData } from '../../examples/server/data/sample';
-import { MemoryStore } from '../../examples/server/store/memory';
+import { openStore } from '../../examples/server/store/open';
 
 /** A running example server on an ephemeral port, over fresh sample data. */
 export interface TestServer {
@@ -11,14 +11,21 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts the example API the way `main.ts` does (case-insensitive text), on port 0. */
-export async function startServer(): Promise<TestServer> {
-  const app = buildApp({ store: new MemoryStore(sampleData(), { caseInsensitive: true }) });
+/**
+ * Starts the example API the way `main.ts` does (case-insensitive text), on port 0,
+ * over the memory store, or over the Postgres store in an embedded PGlite.
+ */
+export async function startServer(kind: 'memory' | 'pglite' = 'memory'): Promise<TestServer> {
+  const opened = await openStore({ store: kind === 'memory' ? 'memory' : undefined, caseInsensitive: true }, sampleData());
+  const app = buildApp({ store: opened.store });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     base: address,
     request: (path, init) => fetch(`${address}${path}`, init),
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      await opened.close();
+    },
   };
 }
 
