@@ -21,6 +21,7 @@ const never = (): boolean => false;
 const always = (): boolean => true;
 const hasOwn = Object.hasOwn;
 const OBJECT_PROTOTYPE = Object.prototype;
+const ARRAY_PROTOTYPE = Array.prototype;
 
 /**
  * Compiles a checked filter into a predicate over plain objects, with the meaning of
@@ -76,52 +77,77 @@ function compileCondition(condition: Condition, caseInsensitive: boolean): Predi
     if (!Array.isArray(list)) return false;
     for (let i = 0; i < list.length; i++) {
       const element: unknown = list[i];
-      if (element !== undefined && hasOwn(list, i) && test(element)) return true;
+      if (element !== undefined && isOwnElement(list, i) && test(element)) return true;
     }
     return false;
   };
 }
 
 /**
- * An own property of an object, or `undefined` for anything else. The value is read
- * first; a plain object whose prototype lacks the name can only hold it as its own, so
+ * Whether `object[name]`, already read and not `undefined`, is an own property. A plain
+ * object whose prototype lacks the name can only hold it as its own, so
  * `Object.hasOwn` (a call the optimizer does not inline) is only needed for other
  * prototypes, or when `Object.prototype` itself has the name (polluted, or a built-in
  * such as `toString`).
  */
+function isOwn(object: object, name: string): boolean {
+  const proto: unknown = Object.getPrototypeOf(object);
+  return proto === null || (proto === OBJECT_PROTOTYPE && !(name in OBJECT_PROTOTYPE)) || hasOwn(object, name);
+}
+
+/** Whether `list[i]`, already read, is an element of the array itself, not of a polluted prototype: as `isOwn`, for indexes. */
+function isOwnElement(list: unknown[], i: number): boolean {
+  const proto: unknown = Object.getPrototypeOf(list);
+  return (proto === ARRAY_PROTOTYPE && !(i in ARRAY_PROTOTYPE)) || hasOwn(list, i);
+}
+
+/** An own property of an object, or `undefined` for anything else. */
 function own(value: unknown, name: string): unknown {
   if (typeof value !== 'object' || value === null) return undefined;
   const found = (value as Record<string, unknown>)[name];
-  if (found === undefined) return undefined;
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto === null || (proto === OBJECT_PROTOTYPE && !(name in OBJECT_PROTOTYPE))) return found;
-  return hasOwn(value, name) ? found : undefined;
+  return found !== undefined && isOwn(value, name) ? found : undefined;
 }
 
-/** The value at a path, own properties only at every step. */
-function at(value: unknown, path: readonly string[]): unknown {
-  let current = own(value, path[0]!);
-  for (let i = 1; i < path.length && current !== undefined; i++) current = own(current, path[i]!);
-  return current;
+/**
+ * The object that holds the last name of a path (own properties at every step), or
+ * `undefined`. The leaf itself is read by the condition's closure: a number field is
+ * stored unboxed, and returning it from here as "a number or undefined" would box it,
+ * allocating for every item.
+ */
+function holderOf(value: unknown, path: readonly string[]): Record<string, unknown> | undefined {
+  let current = value;
+  for (let i = 0; i < path.length - 1 && current !== undefined; i++) current = own(current, path[i]!);
+  return typeof current === 'object' && current !== null ? (current as Record<string, unknown>) : undefined;
 }
 
 /** The test of one condition on the object its path starts from: the item, or an element of its array. */
 function holderTest(condition: Condition, caseInsensitive: boolean): Predicate {
   const path = condition.path;
+  const last = path[path.length - 1]!;
   switch (condition.type) {
     case 'number': {
       const bounds = numberBounds(condition.tests);
       if (bounds === undefined) return never;
       const { lo, loOpen, hi, hiOpen } = bounds;
-      return (holder) => between(numberOf(at(holder, path)), lo, loOpen, hi, hiOpen);
+      // The comparisons stay in this closure: a double passed to or returned from a
+      // call that is not inlined is boxed, which would allocate for every item.
+      return (item) => {
+        const holder = holderOf(item, path);
+        if (holder === undefined) return false;
+        const value = holder[last];
+        const n = typeof value === 'number' ? value : numberFromText(value);
+        return (loOpen ? n > lo : n >= lo) && (hiOpen ? n < hi : n <= hi) && isOwn(holder, last);
+      };
     }
     case 'date': {
       const bounds = dateBounds(condition.tests);
       if (bounds === undefined) return never;
       const { lo, hi } = bounds;
-      return (holder) => {
-        const t = instantOf(at(holder, path));
-        return t >= lo && t < hi;
+      return (item) => {
+        const holder = holderOf(item, path);
+        if (holder === undefined) return false;
+        const t = instantOf(holder[last]);
+        return t >= lo && t < hi && isOwn(holder, last);
       };
     }
     case 'string':
@@ -163,13 +189,9 @@ function numberBounds(tests: readonly NumberTest[]): NumberBounds | undefined {
   return { lo, loOpen, hi, hiOpen };
 }
 
-function between(n: number, lo: number, loOpen: boolean, hi: number, hiOpen: boolean): boolean {
-  return (loOpen ? n > lo : n >= lo) && (hiOpen ? n < hi : n <= hi);
-}
-
-/** A number from data, or NaN (which fails every comparison) for anything that is not one. */
-function numberOf(value: unknown): number {
-  return typeof value === 'number' ? value : (numberFromData(value) ?? NaN);
+/** A number from a data value that is not a JS number: a string in the number syntax, or NaN (which fails every comparison). */
+function numberFromText(value: unknown): number {
+  return numberFromData(value) ?? NaN;
 }
 
 // ---------------------------------------------------------------- dates
@@ -211,12 +233,19 @@ function textTest(tests: readonly TextTest[], path: readonly string[], isId: boo
   }
   const target = equal;
   // The commonest test, equality without folding, is one comparison.
-  if (target !== undefined && patterns.length === 0 && !caseInsensitive) return (holder) => textOf(at(holder, path), isId) === target;
+  const last = path[path.length - 1]!;
+  if (target !== undefined && patterns.length === 0 && !caseInsensitive) {
+    return (item) => {
+      const holder = holderOf(item, path);
+      return holder !== undefined && textOf(holder[last], isId) === target && isOwn(holder, last);
+    };
+  }
   const matches = allOf(patterns);
-  return (holder) => {
-    const raw = textOf(at(holder, path), isId);
+  return (item) => {
+    const holder = holderOf(item, path);
+    const raw = holder === undefined ? undefined : textOf(holder[last], isId);
     if (raw === undefined) return false;
     const s = caseInsensitive ? foldCase(raw) : raw;
-    return (target === undefined || s === target) && matches(s);
+    return (target === undefined || s === target) && matches(s) && isOwn(holder!, last);
   };
 }
