@@ -28,7 +28,7 @@ export interface Entry extends CorpusQuery {
 }
 
 export const ENTRIES: readonly Entry[] = CORPUS.map((c) => {
-  const schema = qsfilter.catalog[c.resource] as Schema;
+  const schema: Schema = qsfilter.catalog[c.resource];
   return { ...c, schema, parseOptions: { params: schema.params } };
 });
 
