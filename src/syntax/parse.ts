@@ -1,10 +1,10 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
-import { diagnostic, quote, type Diagnostic, type Result, type Span } from '../diagnostics/diagnostic';
+import { diagnostic, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
 import type { Clause, FilterAst, Param, PassThroughParams, Path } from './ast';
-import { filterLexer, filterParser } from './parser';
-import { CloseQuote, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
+import { filterLexer, filterParser, pathOf } from './parser';
+import { CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
 
 /** Options of `parse` (and of `check`, which passes them on). */
 export interface ParseOptions {
@@ -137,10 +137,8 @@ function overDepth(filter: ParsedParam, limits: Limits): boolean {
 
 /** Where each parameter sits in the lexed text and in the token vector. */
 interface Layout {
-  readonly keyStart: number[];
   readonly valueStart: number[];
-  /** Index of the first token of each parameter, and of its KeyEnd and ValueEnd tokens. */
-  readonly firstToken: number[];
+  /** Index of the token that ends each key (`Key` or `KeyEnd`), and of each ValueEnd token. */
   readonly keyEnd: number[];
   readonly valueEnd: number[];
 }
@@ -152,10 +150,9 @@ interface Layout {
  * the ones that are fine on their own.
  */
 function parseFilters(filters: ParsedParam[], limits: Limits): void {
-  const layout: Layout = { keyStart: [], valueStart: [], firstToken: [], keyEnd: [], valueEnd: [] };
+  const layout: Layout = { valueStart: [], keyEnd: [], valueEnd: [] };
   let text = '';
   for (const { key, value } of filters) {
-    layout.keyStart.push(text.length);
     layout.valueStart.push(text.length + key.length + 1);
     text += key + SEPARATOR + value + SEPARATOR;
   }
@@ -208,13 +205,12 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
   let operandStart = 0;
   let wildcards = 0;
   let reported = false;
-  layout.firstToken.push(0);
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t]!;
     const type = token.tokenType;
-    if (type === KeyEnd) {
+    if (type === Key || type === KeyEnd) {
       layout.keyEnd.push(t);
-      clauseStart = operandStart = token.startOffset + 1;
+      clauseStart = operandStart = token.startOffset + token.image.length;
       continue;
     }
     if (type === Operator) {
@@ -272,7 +268,6 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
     param++;
     clauses = 1;
     reported = false;
-    layout.firstToken.push(t + 1);
   }
   return over;
 }
@@ -282,53 +277,14 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
  * what is wrong with each part; a parameter with nothing wrong gets its node.
  */
 function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexErrors: ILexingError[], layout: Layout): void {
-  const keyStart = layout.keyStart[index]!;
   const valueStart = layout.valueStart[index]!;
   const valueEnd = valueStart + filter.value.length;
   const keyWhere = { param: filter.key, in: 'key' as const, text: filter.key };
   const valueWhere = { param: filter.key, in: 'value' as const, text: filter.value };
   const parser = filterParser();
 
-  const keyError = lexErrors.find((e) => e.offset >= keyStart && e.offset < valueStart - 1);
-  const keyTokens = tokens.slice(layout.firstToken[index], layout.keyEnd[index]);
-  const path = keyError === undefined ? parser.parsePath(keyTokens, keyStart) : undefined;
-  if (keyError !== undefined) {
-    const start = keyError.offset - keyStart;
-    addProblem(
-      filter,
-      diagnostic(
-        'INVALID_PATH',
-        `Parameter ${quote(filter.key)} is not a valid path: ${quote(filter.key.slice(start, start + keyError.length))} is not allowed in a name.`,
-        keyWhere,
-        { start, end: start + keyError.length },
-        PATH_HINT,
-      ),
-    );
-  } else if (filter.key === '') {
-    addProblem(
-      filter,
-      diagnostic(
-        'INVALID_PATH',
-        `Parameter "" has an empty name.`,
-        keyWhere,
-        { start: 0, end: 0 },
-        'Write the field to filter before the "=", e.g. totalAmount=100.',
-      ),
-    );
-  } else if (parser.errors.length > 0 || path === undefined) {
-    const at = parser.errors[0]?.token;
-    const start = at === undefined || at.tokenType === EOF ? filter.key.length : at.startOffset - keyStart;
-    addProblem(
-      filter,
-      diagnostic(
-        'INVALID_PATH',
-        `Parameter ${quote(filter.key)} is not a valid path: it has an empty name.`,
-        keyWhere,
-        { start, end: Math.min(start + 1, filter.key.length) },
-        PATH_HINT,
-      ),
-    );
-  }
+  const keyProblem = explainKey(filter.key, keyWhere);
+  if (keyProblem !== undefined) addProblem(filter, keyProblem);
 
   if (filter.value === '') {
     addProblem(
@@ -390,9 +346,54 @@ function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexE
     from = t + 1;
     clauseStart = clauseEnd + 1;
   }
-  if (filter.problems === undefined && path !== undefined) {
+  if (filter.problems === undefined) {
+    const path = pathOf(filter.key, filter.key.length);
     accept(filter, { type: 'Param', key: filter.key, value: filter.value, path, clauses, span: { start: 0, end: filter.value.length } });
   }
+}
+
+/**
+ * What is wrong with a key that did not lex as a `Key` token, found in its text: a
+ * character no name may hold (the first run of them, as far as the next place a name
+ * or a dot could start), otherwise an empty name, otherwise nothing.
+ */
+function explainKey(key: string, where: Location): Diagnostic | undefined {
+  if (key === '') {
+    return diagnostic('INVALID_PATH', `Parameter "" has an empty name.`, where, { start: 0, end: 0 }, 'Write the field to filter before the "=", e.g. totalAmount=100.');
+  }
+  for (let i = 0; i < key.length; ) {
+    if (key.charCodeAt(i) === 46 /* . */) i++;
+    else if (isNameStart(key.charCodeAt(i))) while (i < key.length && isNameChar(key.charCodeAt(i))) i++;
+    else {
+      let end = i + 1;
+      while (end < key.length && key.charCodeAt(end) !== 46 && !isNameStart(key.charCodeAt(end))) end++;
+      return diagnostic(
+        'INVALID_PATH',
+        `Parameter ${quote(key)} is not a valid path: ${quote(key.slice(i, end))} is not allowed in a name.`,
+        where,
+        { start: i, end },
+        PATH_HINT,
+      );
+    }
+  }
+  const empty = key.startsWith('.') ? 0 : key.includes('..') ? key.indexOf('..') + 1 : key.endsWith('.') ? key.length : -1;
+  if (empty < 0) return undefined;
+  return diagnostic(
+    'INVALID_PATH',
+    `Parameter ${quote(key)} is not a valid path: it has an empty name.`,
+    where,
+    { start: empty, end: Math.min(empty + 1, key.length) },
+    PATH_HINT,
+  );
+}
+
+function isNameStart(c: number): boolean {
+  const lower = c | 0x20;
+  return (lower >= 97 && lower <= 122) || c === 95;
+}
+
+function isNameChar(c: number): boolean {
+  return isNameStart(c) || (c >= 48 && c <= 57);
 }
 
 const PATH_HINT =

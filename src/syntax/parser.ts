@@ -3,11 +3,9 @@ import type { Clause, Name as NameNode, Operand, Operator as OperatorName, Param
 import {
   ALL_TOKENS,
   CloseQuote,
-  Dot,
   Escape,
-  KeyEnd,
+  Key,
   LEXER_DEFINITION,
-  Name,
   OpenQuote,
   Operator,
   Piece,
@@ -20,23 +18,21 @@ import {
  * The grammar of SPEC §3 (and `grammar/filter.abnf`) as a chevrotain parser. Rules
  * build AST nodes directly (embedded actions): a CST and a visitor would double the
  * allocations of a parse. Spans are relative to the key or value a node belongs to:
- * `keyStart` and `valueStart` hold where those begin in the lexed text.
+ * a key is one token, and `valueStart` holds where the value begins in the lexed text.
  *
  * Written for a parse of a few microseconds: actions test `RECORDING_PHASE` instead
  * of allocating `ACTION` closures, the bodies of repetitions and alternatives are
  * built once (they keep their state on the parser, which never re-enters a rule),
- * and `value` and `operand` are parts of `param` and `clause` rather than rules of
- * their own, since every rule invocation has a cost.
+ * `value` and `operand` are parts of `param` and `clause` rather than rules of their
+ * own, since every rule invocation has a cost, and a whole key is one `Key` token.
  */
 export class FilterParser extends EmbeddedActionsParser {
   /** The parameters being parsed, in order. */
   private texts: readonly { readonly key: string; readonly value: string }[] = [];
   private paramIndex = 0;
-  private keyStart = 0;
   private valueStart = 0;
   // State of the rule being run, for the bodies built once below.
   private params: Param[] = [];
-  private names: NameNode[] = [];
   private clauses: Clause[] = [];
   private readonly operand = new OperandText();
 
@@ -62,18 +58,17 @@ export class FilterParser extends EmbeddedActionsParser {
     if (!this.RECORDING_PHASE) this.params.push(param);
   };
 
-  /** param = path KeyEnd clause *( Semi clause ) ValueEnd */
+  /** param = Key clause *( Semi clause ) ValueEnd */
   readonly param = this.RULE('param', (): Param => {
-    if (!this.RECORDING_PHASE) this.keyStart = this.LA(1).startOffset;
-    const path = this.SUBRULE(this.path);
-    const keyEnd = this.CONSUME(KeyEnd);
+    const key = this.CONSUME(Key);
     const clauses: Clause[] = (this.clauses = []);
-    if (!this.RECORDING_PHASE) this.valueStart = keyEnd.startOffset + 1;
+    if (!this.RECORDING_PHASE) this.valueStart = key.startOffset + key.image.length;
     this.AT_LEAST_ONE_SEP(this.clauseList);
     const valueEnd = this.CONSUME(ValueEnd);
     if (this.RECORDING_PHASE) return undefined as never;
-    const { key, value } = this.texts[this.paramIndex++]!;
-    return { type: 'Param', key, value, path, clauses, span: { start: 0, end: valueEnd.startOffset - this.valueStart } };
+    const { key: text, value } = this.texts[this.paramIndex++]!;
+    const path = pathOf(key.image, key.image.length - 1);
+    return { type: 'Param', key: text, value, path, clauses, span: { start: 0, end: valueEnd.startOffset - this.valueStart } };
   });
 
   private readonly clauseList = {
@@ -82,22 +77,6 @@ export class FilterParser extends EmbeddedActionsParser {
       const clause = this.SUBRULE(this.clause);
       if (!this.RECORDING_PHASE) this.clauses.push(clause);
     },
-  };
-
-  /** path = Name *( Dot Name ) */
-  readonly path = this.RULE('path', (): Path => {
-    const names: NameNode[] = (this.names = []);
-    const first = this.CONSUME(Name);
-    if (!this.RECORDING_PHASE) names.push(this.name(first));
-    this.MANY(this.nextName);
-    if (this.RECORDING_PHASE) return undefined as never;
-    return { type: 'Path', names, span: { start: 0, end: names[names.length - 1]!.span.end } };
-  });
-
-  private readonly nextName = (): void => {
-    this.CONSUME(Dot);
-    const next = this.CONSUME2(Name);
-    if (!this.RECORDING_PHASE) this.names.push(this.name(next));
   };
 
   /** clause = [ Operator ] ( OpenQuote *Piece CloseQuote / 1*Piece ) */
@@ -151,24 +130,27 @@ export class FilterParser extends EmbeddedActionsParser {
     return this.query();
   }
 
-  /** Parses the tokens of one key on their own (to find what is wrong with it). */
-  parsePath(tokens: IToken[], keyStart: number): Path | undefined {
-    this.keyStart = keyStart;
-    this.input = tokens;
-    return this.path();
-  }
-
   /** Parses the tokens of one clause on their own (to find what is wrong with it). */
   parseClause(tokens: IToken[], valueStart: number): Clause | undefined {
     this.valueStart = valueStart;
     this.input = tokens;
     return this.clause();
   }
+}
 
-  private name(token: IToken): NameNode {
-    const start = token.startOffset - this.keyStart;
-    return { type: 'Name', value: token.image, span: { start, end: start + token.image.length } };
+/**
+ * The path of a key whose first `length` characters are known to be names joined by
+ * dots (the image of a `Key` token, or a key that lexed as one).
+ */
+export function pathOf(text: string, length: number): Path {
+  const names: NameNode[] = [];
+  let start = 0;
+  for (let dot = text.indexOf('.'); dot !== -1 && dot < length; dot = text.indexOf('.', start)) {
+    names.push({ type: 'Name', value: text.slice(start, dot), span: { start, end: dot } });
+    start = dot + 1;
   }
+  names.push({ type: 'Name', value: text.slice(start, length), span: { start, end: length } });
+  return { type: 'Path', names, span: { start: 0, end: length } };
 }
 
 /** Collects the pieces of one operand into literal segments split at the wildcards. */

@@ -27,15 +27,22 @@ function allCharsExcept(excluded: string): number[] {
 export const Piece = createToken({ name: 'Piece', pattern: Lexer.NA });
 
 // key mode
-export const KeyEnd = createToken({ name: 'KeyEnd', pattern: SEPARATOR, push_mode: 'value' });
-// Explicit start_chars_hint on regex tokens spares the lexer's constructor analysing
-// the pattern: about 1.4 ms of every process's first parse (bench/RESULTS.md, cold start).
-export const Name = createToken({
-  name: 'Name',
-  pattern: /[A-Za-z_][A-Za-z0-9_]*/,
+/**
+ * A whole well-formed key, `name *( "." name )`, with the separator that ends it: one
+ * token per key, since every token costs the lexer and the parser about the same
+ * whatever its length (bench/RESULTS.md). A key that is not a path does not match:
+ * the lexer reports an error and resumes at the next name or at the separator.
+ */
+export const Key = createToken({
+  name: 'Key',
+  pattern: /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\0/,
+  // An explicit start_chars_hint spares the lexer's constructor analysing the pattern.
   start_chars_hint: [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'],
+  line_breaks: false,
+  push_mode: 'value',
 });
-export const Dot = createToken({ name: 'Dot', pattern: '.' });
+/** The separator after a key that is not a path (an empty key, or one the lexer refused). */
+export const KeyEnd = createToken({ name: 'KeyEnd', pattern: SEPARATOR, push_mode: 'value' });
 
 // value mode
 export const ValueEnd = createToken({ name: 'ValueEnd', pattern: SEPARATOR, pop_mode: true });
@@ -55,7 +62,7 @@ function typeBefore(tokens: IToken[], offset: number): TokenType | undefined {
 /** True when the next token starts a clause: first in a value, or right after `;`. */
 function atClauseStart(tokens: IToken[], offset: number): boolean {
   const previous = typeBefore(tokens, offset);
-  return previous === KeyEnd || previous === Semi;
+  return previous === Key || previous === Semi || previous === KeyEnd;
 }
 
 // The matches an operator can have, built once: a custom pattern returns one of these.
@@ -141,7 +148,7 @@ export const QuotedText = createToken({
 export const LEXER_DEFINITION = {
   defaultMode: 'key',
   modes: {
-    key: [KeyEnd, Name, Dot],
+    key: [Key, KeyEnd],
     value: [ValueEnd, Semi, Operator, OpenQuote, Escape, Wildcard, Text],
     quoted: [QuotedEnd, CloseQuote, Escape, Wildcard, QuotedText],
   },
@@ -150,9 +157,8 @@ export const LEXER_DEFINITION = {
 /** Every token type the parser knows, categories included. */
 export const ALL_TOKENS: TokenType[] = [
   Piece,
+  Key,
   KeyEnd,
-  Name,
-  Dot,
   ValueEnd,
   Semi,
   Operator,

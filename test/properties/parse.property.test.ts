@@ -311,3 +311,35 @@ describe('a record and the same pairs sent as a query string', () => {
     );
   });
 });
+
+// ------------------------------------------------------------------ keys
+
+describe('a key', () => {
+  const PATH = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+  const keyArb = fc
+    .array(fc.constantFrom('a', 'Z', '_', '1', '.', '.', '-', ' ', 'é', '\u{1F600}', '[', '='), { maxLength: 10 })
+    .map((chars) => chars.join(''));
+
+  it('is a path exactly when it matches the grammar; otherwise it gets one INVALID_PATH inside the key', () => {
+    fc.assert(
+      fc.property(keyArb, (key) => {
+        const result = parse({ [key]: '1' });
+        const depth = key.split('.').length;
+        if (PATH.test(key) && depth <= 4) {
+          expect(result.ok).toBe(true);
+          if (result.ok) expect(result.value.filters[0]!.path.names.map((n) => n.value)).toEqual(key.split('.'));
+          return;
+        }
+        expect(result.ok).toBe(false);
+        if (result.ok) return;
+        expect(result.errors).toHaveLength(1);
+        const error = result.errors[0]!;
+        expect(error.code).toBe(depth > 4 ? 'LIMIT_EXCEEDED' : 'INVALID_PATH');
+        expect(error.in).toBe('key');
+        expect(error.span!.start).toBeLessThanOrEqual(error.span!.end);
+        expect(error.span!.end).toBeLessThanOrEqual(key.length);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
