@@ -93,9 +93,10 @@ export default defineScenario({
 
     // The same predicates over a few invoices that stay in cache: the evaluator's own CPU
     // cost, without the memory stalls that dominate (and blur) a pass over 100k objects.
-    const few = generateInvoices(FEW, 7);
+    // Not in a quick run (about 5 s): the goals are judged on the 100k pass above.
+    const few = generateInvoices(quick ? 0 : FEW, 7);
     const cached: { hand: number; qsfilter: number }[] = [];
-    for (let i = 0; i < FILTERS.length; i++) {
+    for (let i = 0; i < (quick ? 0 : FILTERS.length); i++) {
       const side = sides[i]!;
       if (counter()(few, side.qsfilter) !== counter()(few, side.hand)) throw new Mismatch(`${FILTERS[i]!.name}: counts differ on ${FEW} invoices`);
       const loops = { hand: counter(), qsfilter: counter() };
@@ -188,32 +189,36 @@ export default defineScenario({
             'The hand-written date range uses Date.parse (the instant, as qsfilter does); MongoDB compares the ISO strings.',
           ],
         },
-        {
-          title: `the same, over ${FEW.toLocaleString('en')} invoices that stay in cache (this process, after all filters ran)`,
-          columns: ['filter', 'hand-written', 'qsfilter', 'qsfilter / hand', 'alone: qsfilter / hand', 'pollution'],
-          rows: [
-            ...cached.map((c, i) => {
-              const a = alone[i];
-              const aloneRatio = a === undefined ? NaN : a.fewQsfilter / a.fewHand;
-              return [
-                FILTERS[i]!.name,
-                duration(c.hand / FEW),
-                duration(c.qsfilter / FEW),
-                times(c.qsfilter / c.hand),
-                show(aloneRatio),
-                show(c.qsfilter / c.hand / aloneRatio),
-              ];
-            }),
-            (() => {
-              const suite = geomean(cached.map((c) => c.qsfilter / c.hand));
-              const lone = geomean(alone.map((a) => (a === undefined ? NaN : a.fewQsfilter / a.fewHand)));
-              return ['geometric mean', '', '', times(suite), show(lone), show(suite / lone)];
-            })(),
-          ],
-          notes: [
-            'A pass over 100k invoices waits on memory (each object and its boxed numbers), which hides part of the evaluator\'s own cost and varies with where the GC put the objects: the hand-written number range measured 12 to 60 ns per item in different processes. The goal is judged at 100k, as specified; this table shows the CPU cost.',
-          ],
-        },
+        ...(quick
+          ? []
+          : [
+            {
+              title: `the same, over ${FEW.toLocaleString('en')} invoices that stay in cache (this process, after all filters ran)`,
+              columns: ['filter', 'hand-written', 'qsfilter', 'qsfilter / hand', 'alone: qsfilter / hand', 'pollution'],
+              rows: [
+                ...cached.map((c, i) => {
+                  const a = alone[i];
+                  const aloneRatio = a === undefined ? NaN : a.fewQsfilter / a.fewHand;
+                  return [
+                    FILTERS[i]!.name,
+                    duration(c.hand / FEW),
+                    duration(c.qsfilter / FEW),
+                    times(c.qsfilter / c.hand),
+                    show(aloneRatio),
+                    show(c.qsfilter / c.hand / aloneRatio),
+                  ];
+                }),
+                (() => {
+                  const suite = geomean(cached.map((c) => c.qsfilter / c.hand));
+                  const lone = geomean(alone.map((a) => (a === undefined ? NaN : a.fewQsfilter / a.fewHand)));
+                  return ['geometric mean', '', '', times(suite), show(lone), show(suite / lone)];
+                })(),
+              ],
+              notes: [
+                'A pass over 100k invoices waits on memory (each object and its boxed numbers), which hides part of the evaluator\'s own cost and varies with where the GC put the objects: the hand-written number range measured 12 to 60 ns per item in different processes. The goal is judged at 100k, as specified; this table shows the CPU cost.',
+              ],
+            },
+          ]),
       ],
       goals,
     };
