@@ -2,7 +2,7 @@ import { EOF, type ILexingError, type IRecognitionException, type IToken } from 
 import { diagnostic, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
-import type { Clause, FilterAst, Param, PassThroughParams, Path } from './ast';
+import type { Clause, FilterAst, Param, PassThroughParams } from './ast';
 import { filterLexer, filterParser, pathOf } from './parser';
 import { CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
 
@@ -359,7 +359,13 @@ function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexE
  */
 function explainKey(key: string, where: Location): Diagnostic | undefined {
   if (key === '') {
-    return diagnostic('INVALID_PATH', `Parameter "" has an empty name.`, where, { start: 0, end: 0 }, 'Write the field to filter before the "=", e.g. totalAmount=100.');
+    return diagnostic(
+      'INVALID_PATH',
+      `Parameter "" has an empty name.`,
+      where,
+      { start: 0, end: 0 },
+      'Write the field to filter before the "=", e.g. totalAmount=100.',
+    );
   }
   for (let i = 0; i < key.length; ) {
     if (key.charCodeAt(i) === 46 /* . */) i++;
