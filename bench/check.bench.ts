@@ -3,8 +3,7 @@
  * schema: field lookup, operator and operand checks, number and date conversion) on
  * the corpus, against the same baselines as parse, in the same process.
  */
-import { ENTRIES, timeCorpus, verifyCorpus } from './lib/corpus-run';
-import { times } from './lib/format';
+import { corpusGoals, ENTRIES, timeCorpus, verifyCorpus } from './lib/corpus-run';
 import { consume } from './lib/measure';
 import { qsfilter } from './lib/qsfilter';
 import { defineScenario } from './lib/scenario';
@@ -31,15 +30,6 @@ export default defineScenario({
       ],
       quick,
     );
-    const check = subjects[0]!.ns;
-    const vsFloor = check / baselines.floor.ns;
-    const vsRsql = baselines.rsql.ns / check;
-    return {
-      tables: [table],
-      goals: [
-        { goal: 'check vs URLSearchParams floor', target: '≤ 5x', actual: times(vsFloor), pass: vsFloor <= 5 },
-        { goal: 'check faster than @rsql/parser', target: '≥ 5x', actual: times(vsRsql), pass: vsRsql >= 5 },
-      ],
-    };
+    return { tables: [table], goals: corpusGoals('check', subjects[0]!.ns, baselines, 5) };
   },
 });

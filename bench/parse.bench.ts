@@ -3,8 +3,7 @@
  * corpus, against the decoding floor (URLSearchParams), a naive split parser, qs and
  * @rsql/parser, in the same process.
  */
-import { ENTRIES, timeCorpus, verifyCorpus } from './lib/corpus-run';
-import { times } from './lib/format';
+import { corpusGoals, ENTRIES, timeCorpus, verifyCorpus } from './lib/corpus-run';
 import { consume } from './lib/measure';
 import { qsfilter } from './lib/qsfilter';
 import { defineScenario } from './lib/scenario';
@@ -25,15 +24,6 @@ export default defineScenario({
       ],
       quick,
     );
-    const parse = subjects[0]!.ns;
-    const vsFloor = parse / baselines.floor.ns;
-    const vsRsql = baselines.rsql.ns / parse;
-    return {
-      tables: [table],
-      goals: [
-        { goal: 'parse vs URLSearchParams floor', target: '≤ 4x', actual: times(vsFloor), pass: vsFloor <= 4 },
-        { goal: 'parse faster than @rsql/parser', target: '≥ 5x', actual: times(vsRsql), pass: vsRsql >= 5 },
-      ],
-    };
+    return { tables: [table], goals: corpusGoals('parse', subjects[0]!.ns, baselines, 4) };
   },
 });

@@ -19,7 +19,7 @@ import {
   urlSearchParamsPairs,
 } from './peers';
 import { qsfilter } from './qsfilter';
-import { assertSame, Mismatch, type Table } from './scenario';
+import { assertSame, Mismatch, type Goal, type Table } from './scenario';
 
 export interface Entry extends CorpusQuery {
   readonly schema: Schema;
@@ -131,4 +131,14 @@ export async function timeCorpus(
       ],
     },
   };
+}
+
+/** The two goals of a corpus scenario: at most `maxVsFloor` times the floor, and at least 5x faster than @rsql/parser. */
+export function corpusGoals(subject: 'parse' | 'check', ns: number, baselines: Record<BaselineName, Timed>, maxVsFloor: number): Goal[] {
+  const vsFloor = ns / baselines.floor.ns;
+  const vsRsql = baselines.rsql.ns / ns;
+  return [
+    { goal: `${subject} vs URLSearchParams floor`, target: `≤ ${maxVsFloor}x`, actual: times(vsFloor), pass: vsFloor <= maxVsFloor },
+    { goal: `${subject} faster than @rsql/parser`, target: '≥ 5x', actual: times(vsRsql), pass: vsRsql >= 5 },
+  ];
 }
