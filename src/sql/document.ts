@@ -141,19 +141,21 @@ const OVERFLOW = '(2::numeric ^ 1024 - 2::numeric ^ 970)';
 // ---------------------------------------------------------------- dates
 
 /**
- * The date syntax of SPEC §4 (see `readDate`) as a Postgres regular expression, with the
- * ranges of months, days, hours, minutes, seconds and offsets; whether the day exists
- * in its month is checked after.
+ * The date syntax of SPEC §4 for data (see `instantOf`) as a Postgres regular
+ * expression, with the ranges of months, days, hours, minutes, seconds and offsets;
+ * whether the day exists in its month is checked after. The offset is optional: data
+ * without one is UTC.
  */
 const DATE =
   `'^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])` +
-  `(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.][0-9]{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9]))?$'`;
+  `(T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9]([.][0-9]{1,9})?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?)?$'`;
 
 /**
  * A date string from data as epoch milliseconds, or NULL. The instant is computed with
  * integer arithmetic from the fields (fraction truncated to milliseconds, offset
- * applied), never with a cast to a date type, which would raise on `2023-02-30` and
- * refuse offsets beyond ±15:59. `->>` gives the text of any JSON value, but only a
+ * applied; `z` is where the offset starts, one past the end when there is none),
+ * never with a cast to a date type, which would raise on `2023-02-30` and refuse
+ * offsets beyond ±15:59. `->>` gives the text of any JSON value, but only a
  * JSON string can be in the date syntax, so no type check is needed. Years are shifted
  * by 400 (one Gregorian cycle, 146097 days) so that `make_date` never sees year 0; a
  * day past the end of its month rolls into the next month and fails the day check.
@@ -163,12 +165,13 @@ function instantValue(raw: string): string {
     `substr(s, 12, 2)::int * 3600000 + substr(s, 15, 2)::int * 60000 ` +
     `+ CASE WHEN substr(s, 17, 1) = ':' THEN substr(s, 18, 2)::int * 1000 ELSE 0 END ` +
     `+ CASE WHEN substr(s, 20, 1) = '.' THEN rpad(substr(s, 21, z - 21), 3, '0')::int ELSE 0 END ` +
-    `- CASE WHEN right(s, 1) = 'Z' THEN 0 ELSE (substr(s, z + 1, 2)::int * 60 + right(s, 2)::int) * CASE substr(s, z, 1) WHEN '-' THEN -60000 ELSE 60000 END END`;
+    `- CASE substr(s, z, 1) WHEN '+' THEN 60000 WHEN '-' THEN -60000 ELSE 0 END * ` +
+    `CASE WHEN z < length(s) THEN substr(s, z + 1, 2)::int * 60 + right(s, 2)::int ELSE 0 END`;
   return (
     `CASE WHEN ${raw} ~ ${DATE} THEN (SELECT CASE WHEN extract(day FROM d) = substr(s, 9, 2)::int ` +
     `THEN (d - DATE '2370-01-01')::bigint * 86400000 + CASE WHEN length(s) = 10 THEN 0 ELSE ${time} END END ` +
     `FROM (SELECT s, make_date(substr(s, 1, 4)::int + 400, substr(s, 6, 2)::int, 1) + (substr(s, 9, 2)::int - 1) AS d, ` +
-    `CASE WHEN right(s, 1) = 'Z' THEN length(s) ELSE length(s) - 5 END AS z FROM (SELECT ${raw} AS s) AS source) AS fields) END`
+    `CASE WHEN right(s, 1) = 'Z' THEN length(s) WHEN substr(s, length(s) - 5, 1) IN ('+', '-') THEN length(s) - 5 ELSE length(s) + 1 END AS z FROM (SELECT ${raw} AS s) AS source) AS fields) END`
   );
 }
 

@@ -32,20 +32,33 @@ const MAX_MS = daysFromCivil(10000, 1, 1) * DAY_MS;
 
 /** Reads a date or date-time in the syntax of SPEC §4. */
 export function readDate(text: string): DateRange | DateProblem {
-  const start = scanDate(text);
+  const start = scanDate(text, false);
   if (Number.isNaN(start)) return scanned.problem;
   return scanned.day ? { start, end: start + DAY_MS, unit: 'day' } : { start, end: start + 1, unit: 'instant' };
 }
 
 /**
  * An instant (epoch ms) from data: a valid `Date`, or a string in the date syntax (a
- * date is its day's start). Anything else is NaN, which fails every comparison. It
- * allocates nothing: the evaluator calls it for every item.
+ * date is its day's start; a date-time without an offset, as the API returns them, is
+ * UTC). Anything else is NaN, which fails every comparison. It allocates nothing: the
+ * evaluator calls it for every item.
+ *
+ * A `Date` is recognised by its internal slot, not by `instanceof`: a `Date` made in
+ * another realm (a `vm` context, an iframe) has another `Date.prototype`. Nothing of
+ * the object itself is read, so an own or inherited `getTime` is never called.
  */
 export function instantOf(value: unknown): number {
-  if (typeof value === 'string') return scanDate(value);
-  return value instanceof Date ? value.getTime() : NaN;
+  if (typeof value === 'string') return scanDate(value, true);
+  if (typeof value !== 'object' || value === null) return NaN;
+  try {
+    return getTime.call(value);
+  } catch {
+    // Not a Date (getTime checks the internal slot), or a proxy of one.
+    return NaN;
+  }
 }
+
+const getTime = Date.prototype.getTime;
 
 /** An instant from data as `instantOf` reads it, or `undefined`. */
 export function instantFromData(value: unknown): number | undefined {
@@ -65,8 +78,12 @@ function fail(problem: DateProblem): number {
   return NaN;
 }
 
-/** The start of a date or date-time in epoch milliseconds, or NaN (then `scanned.problem` says why). */
-function scanDate(text: string): number {
+/**
+ * The start of a date or date-time in epoch milliseconds, or NaN (then `scanned.problem`
+ * says why). A query literal needs its offset; data (`fromData`) may leave it out, and
+ * is then read as UTC.
+ */
+function scanDate(text: string, fromData: boolean): number {
   const y = digits(text, 0, 4);
   const m = digits(text, 5, 2);
   const d = digits(text, 8, 2);
@@ -110,7 +127,7 @@ function scanDate(text: string): number {
     offset = (zone === 45 ? -1 : 1) * (oh * 60 + om) * 60_000;
     i += 6;
   } else if (i === text.length) {
-    return fail('offset-missing');
+    if (!fromData) return fail('offset-missing');
   } else {
     return fail('syntax');
   }

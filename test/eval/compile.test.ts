@@ -123,7 +123,9 @@ describe('dates: what data holds', () => {
     ['an offset that lands on the day', { day: '2023-01-09T01:00:00+01:00' }, true],
     ['an offset that lands the day before', { day: '2023-01-09T00:30:00+01:00' }, false],
     ['nine fraction digits, truncated', { day: '2023-01-09T23:59:59.999999999Z' }, true],
-    ['a date-time without an offset', { day: '2023-01-09T10:00' }, false],
+    ['a date-time without an offset, read as UTC (the API returns them so)', { day: '2023-01-09T10:00' }, true],
+    ['a date-time without an offset at the next day', { day: '2023-01-10T00:00:00' }, false],
+    ['a date-time without an offset at the end of the day', { day: '2023-01-09T23:59:59.999' }, true],
     ['a date that does not exist', { day: '2023-02-30' }, false],
     ['epoch milliseconds, a number', { day: 1673222400000 }, false],
   ]);

@@ -91,7 +91,9 @@ function dataNumber(value: unknown): number | undefined {
 function dataInstant(value: unknown): number | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
   if (typeof value === 'string') {
-    const range = readDate(value);
+    // A date-time in data without an offset is UTC (SPEC §5); a query literal needs one.
+    const read = readDate(value);
+    const range = read === 'offset-missing' ? readDate(`${value}Z`) : read;
     return typeof range === 'string' ? undefined : range.start;
   }
   return undefined;

@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, formatDate, instantFromData, readDate } from '../../src/values/date';
@@ -170,12 +171,31 @@ describe('instantFromData', () => {
   it.each([
     ['2023-01-09', utc(2023, 1, 9)],
     ['2023-01-09T10:00:00+01:00', utc(2023, 1, 9, 9)],
+    // The API's own form: no offset, read as UTC.
+    ['2020-12-31T00:00:00', utc(2020, 12, 31)],
+    ['2023-01-09T10:00', utc(2023, 1, 9, 10)],
+    ['2023-01-09T10:00:00.1239', utc(2023, 1, 9, 10) + 123],
     [new Date(utc(2023, 1, 9, 9)), utc(2023, 1, 9, 9)],
   ])('reads %j', (value, expected) => {
     expect(instantFromData(value)).toBe(expected);
   });
 
-  it.each([new Date(NaN), '2023-02-30', '2023-01-09T10:00:00', 1673254800000, null, undefined, {}])(
+  it('reads a Date from another realm, and never calls a getTime of the object', () => {
+    const foreign: unknown = runInNewContext('new Date(Date.UTC(2023, 0, 9))');
+    expect(foreign instanceof Date).toBe(false);
+    expect(instantFromData(foreign)).toBe(utc(2023, 1, 9));
+    const spoofed = Object.assign(new Date(utc(2023, 1, 9)), {
+      getTime: () => {
+        throw new Error('called');
+      },
+    });
+    expect(instantFromData(spoofed)).toBe(utc(2023, 1, 9));
+    // An object that merely claims to be a Date, or a proxy of one, is not a Date.
+    expect(instantFromData(Object.create(Date.prototype))).toBeUndefined();
+    expect(instantFromData(new Proxy(new Date(), {}))).toBeUndefined();
+  });
+
+  it.each([new Date(NaN), '2023-02-30', '2023-01-09T10:00:00 ', '2023-01-09T24:00:00', 1673254800000, null, undefined, {}])(
     'never reads %s as an instant',
     (value) => {
       expect(instantFromData(value)).toBeUndefined();
