@@ -1,4 +1,5 @@
-import type { Condition, DateTest, Filter, NumberTest, TextTest } from '../check/filter';
+import { dateBounds, numberBounds } from '../check/bounds';
+import type { Condition, Filter, TextTest } from '../check/filter';
 import { foldCase } from '../values/case';
 import { instantOf } from '../values/date';
 import { numberFromData } from '../values/number';
@@ -158,56 +159,9 @@ function holderTest(condition: Condition, caseInsensitive: boolean): Predicate {
 
 // ---------------------------------------------------------------- numbers
 
-interface NumberBounds {
-  readonly lo: number;
-  readonly loOpen: boolean;
-  readonly hi: number;
-  readonly hiOpen: boolean;
-}
-
-/**
- * All comparisons of one number condition as one interval, or `undefined` when none
- * can hold. An unbounded side ends at the largest finite double, closed, so that the
- * interval test alone keeps ±Infinity out: no per-item finiteness check.
- */
-function numberBounds(tests: readonly NumberTest[]): NumberBounds | undefined {
-  let lo = -Number.MAX_VALUE;
-  let loOpen = false;
-  let hi = Number.MAX_VALUE;
-  let hiOpen = false;
-  for (const { op, value } of tests) {
-    if (op === 'eq' || op === 'gt' || op === 'gte') {
-      const open = op === 'gt';
-      if (value > lo || (value === lo && open)) [lo, loOpen] = [value, open];
-    }
-    if (op === 'eq' || op === 'lt' || op === 'lte') {
-      const open = op === 'lt';
-      if (value < hi || (value === hi && open)) [hi, hiOpen] = [value, open];
-    }
-  }
-  if (lo > hi || (lo === hi && (loOpen || hiOpen))) return undefined;
-  return { lo, loOpen, hi, hiOpen };
-}
-
 /** A number from a data value that is not a JS number: a string in the number syntax, or NaN (which fails every comparison). */
 function numberFromText(value: unknown): number {
   return numberFromData(value) ?? NaN;
-}
-
-// ---------------------------------------------------------------- dates
-
-/** All comparisons of one date condition as one half-open interval of instants, or `undefined` when empty. */
-function dateBounds(tests: readonly DateTest[]): { lo: number; hi: number } | undefined {
-  let lo = -Infinity;
-  let hi = Infinity;
-  for (const { op, value } of tests) {
-    // See DateRange: every operator is a bound on [start, end).
-    if (op === 'eq' || op === 'gte') lo = Math.max(lo, value.start);
-    if (op === 'gt') lo = Math.max(lo, value.end);
-    if (op === 'eq' || op === 'lte') hi = Math.min(hi, value.end);
-    if (op === 'lt') hi = Math.min(hi, value.start);
-  }
-  return lo < hi ? { lo, hi } : undefined;
 }
 
 // ---------------------------------------------------------------- strings and ids
