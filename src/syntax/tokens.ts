@@ -30,8 +30,8 @@ export const Piece = createToken({ name: 'Piece', pattern: Lexer.NA });
 /**
  * A whole well-formed key, `name *( "." name )`, with the separator that ends it: one
  * token per key, since every token costs the lexer and the parser about the same
- * whatever its length (bench/RESULTS.md). A key that is not a path does not match:
- * the lexer reports an error and resumes at the next name or at the separator.
+ * whatever its length (bench/RESULTS.md). A key that is not a path does not match,
+ * and `BadKey` takes it whole.
  */
 export const Key = createToken({
   name: 'Key',
@@ -41,7 +41,20 @@ export const Key = createToken({
   line_breaks: false,
   push_mode: 'value',
 });
-/** The separator after a key that is not a path (an empty key, or one the lexer refused). */
+/**
+ * A key that is not a path, up to its separator, as one token: the parser refuses it
+ * and `parse` says what is wrong from the key's text. Without it the key would be a
+ * lexing error, and chevrotain's error recovery retries every pattern at each
+ * following offset: `Key` would rescan the rest of the key every time, which made
+ * refusing a long key quadratic (`'a'.repeat(8000) + '-'`).
+ */
+export const BadKey = createToken({
+  name: 'BadKey',
+  pattern: /[^\0]+/,
+  start_chars_hint: allCharsExcept('\0'),
+  line_breaks: true,
+});
+/** The separator after a key that is not a path (an empty key, or a `BadKey`). */
 export const KeyEnd = createToken({ name: 'KeyEnd', pattern: SEPARATOR, push_mode: 'value' });
 
 // value mode
@@ -140,15 +153,16 @@ export const QuotedText = createToken({
 
 /**
  * The modes and the order tokens are tried in. Order matters where two patterns can
- * match at the same place: `Operator` and `OpenQuote` (context-checked) come before
- * `Text`, which would otherwise swallow them; `Escape` comes before `Text` because
- * `Text` stops at a backslash. A backslash that no `Escape` matches is a lexing error:
+ * match at the same place: `Key` comes before `BadKey`, which matches any key;
+ * `Operator` and `OpenQuote` (context-checked) come before `Text`, which would
+ * otherwise swallow them; `Escape` comes before `Text` because `Text` stops at a
+ * backslash. A backslash that no `Escape` matches is a lexing error:
  * that is how `INVALID_ESCAPE` is found.
  */
 export const LEXER_DEFINITION = {
   defaultMode: 'key',
   modes: {
-    key: [Key, KeyEnd],
+    key: [Key, BadKey, KeyEnd],
     value: [ValueEnd, Semi, Operator, OpenQuote, Escape, Wildcard, Text],
     quoted: [QuotedEnd, CloseQuote, Escape, Wildcard, QuotedText],
   },
@@ -158,6 +172,7 @@ export const LEXER_DEFINITION = {
 export const ALL_TOKENS: TokenType[] = [
   Piece,
   Key,
+  BadKey,
   KeyEnd,
   ValueEnd,
   Semi,
