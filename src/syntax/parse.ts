@@ -325,17 +325,23 @@ function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexE
   const clauses: Clause[] = [];
   let clauseStart = valueStart;
   let from = 0;
+  // The invalid escapes are in offset order: `escape` is the first not before the clause.
+  let escape = 0;
   for (let t = 0; t <= valueTokens.length; t++) {
     const token = valueTokens[t];
     if (token !== undefined && token.tokenType !== Semi) continue;
     const clauseEnd = token?.startOffset ?? valueEnd;
     const tokensOfClause = valueTokens.slice(from, t);
     const span = { start: clauseStart - valueStart, end: clauseEnd - valueStart };
+    while (escape < escapes.length && escapes[escape]! < span.start) escape++;
     if (tokensOfClause.length > 0) {
-      const clause = parser.parseClause(tokensOfClause, valueStart);
-      if (parser.errors.length === 0 && clause !== undefined) clauses.push(clause);
+      // An operator alone is found without the parser, whose error for it is the dearest.
+      const empty = emptyOperand(tokensOfClause, valueStart, span, filter);
+      const clause = empty === undefined ? parser.parseClause(tokensOfClause, valueStart) : undefined;
+      if (empty !== undefined) addProblem(filter, empty);
+      else if (parser.errors.length === 0 && clause !== undefined) clauses.push(clause);
       else {
-        const escaped = escapes.some((at) => at >= span.start && at < span.end);
+        const escaped = escape < escapes.length && escapes[escape]! < span.end;
         const problem = explainClause(parser.errors[0]!, tokensOfClause, valueStart, span, filter, escaped);
         if (problem !== undefined) addProblem(filter, problem);
       }
@@ -415,6 +421,22 @@ function emptyClause(filter: ParsedParam, span: Span): Diagnostic {
   );
 }
 
+/**
+ * `EMPTY_OPERAND` when the clause is an operator and nothing else (not even an invalid
+ * escape, which the lexer dropped: `gte:\q` is `INVALID_ESCAPE` alone).
+ */
+function emptyOperand(clause: IToken[], valueStart: number, span: Span, filter: ParsedParam): Diagnostic | undefined {
+  const first = clause[0]!;
+  if (clause.length !== 1 || first.tokenType !== Operator || first.startOffset + first.image.length - valueStart !== span.end) return undefined;
+  return diagnostic(
+    'EMPTY_OPERAND',
+    `Parameter ${quote(filter.key)} has the operator ${quote(first.image)} with nothing to compare with.`,
+    { param: filter.key, in: 'value', text: filter.value },
+    span,
+    `Give a value after the operator (${first.image}100), or quote the text to match it literally: "${first.image}".`,
+  );
+}
+
 /** Turns the parser's error on one clause into the diagnostic it means. */
 function explainClause(
   error: IRecognitionException,
@@ -425,16 +447,6 @@ function explainClause(
   hasInvalidEscape: boolean,
 ): Diagnostic | undefined {
   const where = { param: filter.key, in: 'value' as const, text: filter.value };
-  const first = clause[0]!;
-  if (clause.length === 1 && first.tokenType === Operator && first.startOffset + first.image.length - valueStart === span.end) {
-    return diagnostic(
-      'EMPTY_OPERAND',
-      `Parameter ${quote(filter.key)} has the operator ${quote(first.image)} with nothing to compare with.`,
-      where,
-      span,
-      `Give a value after the operator (${first.image}100), or quote the text to match it literally: "${first.image}".`,
-    );
-  }
   const open = clause.find((t) => t.tokenType === OpenQuote);
   if (error.name !== 'NotAllInputParsedException' && open !== undefined && !clause.some((t) => t.tokenType === CloseQuote)) {
     return diagnostic(
