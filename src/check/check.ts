@@ -1,5 +1,6 @@
 import type { Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
+import { resolveLimits } from '../input/limits';
 import type { Schema } from '../schema/define';
 import { parseParams, type ParseOptions } from '../syntax/parse';
 import type { Filter } from './filter';
@@ -12,16 +13,18 @@ export type CheckOptions = ParseOptions;
  * Parses and validates a query in one step: what a server calls on every request, and
  * a client before sending one. Never throws; every problem is in the `Result`, in query
  * order: the syntax problems of some parameters and the type problems of the others
- * alike (SPEC §6). Past a limit on the whole query nothing else is done (SPEC §7).
+ * alike (SPEC §6), at most `limits.maxDiagnostics` of them (SPEC §12). Past a limit on
+ * the whole query nothing else is done (SPEC §7).
  */
 export function check(input: QueryInput, schema: Schema, options?: CheckOptions): Result<Filter> {
   const params = options?.params === undefined ? schema.params : [...schema.params, ...options.params];
-  const parsed = parseParams(input, options?.limits, params);
+  const limits = resolveLimits(options?.limits);
+  const parsed = parseParams(input, limits, params);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   const builder = new FilterBuilder(schema, parsed.params);
   for (const filter of parsed.filters) {
     if (filter.param !== undefined) builder.add(filter.param);
     else builder.reject(filter.problems ?? []);
   }
-  return builder.result();
+  return builder.result(limits.maxDiagnostics);
 }

@@ -1,4 +1,4 @@
-import { diagnostic, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { capDiagnostics, diagnostic, excerpt, MAX_DIAGNOSTICS, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams } from '../syntax/ast';
 import type { ParseOptions } from '../syntax/parse';
@@ -65,12 +65,12 @@ export class FilterBuilder {
 
   /** Records the problems of a parameter that could not be parsed. */
   reject(problems: readonly Diagnostic[]): void {
-    this.errors.push(...problems);
+    for (const d of problems) this.errors.push(d);
   }
 
-  /** The filter, or every problem recorded. */
-  result(): Result<Filter> {
-    if (this.errors.length > 0) return { ok: false, errors: this.errors };
+  /** The filter, or the problems recorded (at most `maxDiagnostics`, SPEC §12). */
+  result(maxDiagnostics = MAX_DIAGNOSTICS): Result<Filter> {
+    if (this.errors.length > 0) return { ok: false, errors: capDiagnostics(this.errors, maxDiagnostics) };
     return { ok: true, value: { type: 'Filter', conditions: this.conditions, params: this.params } };
   }
 }
@@ -261,7 +261,7 @@ function numberTest(clause: Clause, param: Param, where: Location, errors: Diagn
 function plusHint(text: string): string | undefined {
   const fixed = text.replace(/^ (?=\d)/, '').replace(/(?<=\d[eE]) (?=\d)/, '');
   if (fixed === text || typeof readNumber(fixed, true) !== 'number') return undefined;
-  return `A "+" sent unencoded arrives as a space, and a number needs none: write ${fixed}.`;
+  return `A "+" sent unencoded arrives as a space, and a number needs none: write ${excerpt(fixed)}.`;
 }
 
 const NUMBER_PROBLEMS: Record<NumberProblem, string> = {
@@ -318,9 +318,9 @@ function valueHint(text: string): string | undefined {
   if (prefix !== undefined) {
     const lower = prefix.toLowerCase();
     if (lower === 'gt' || lower === 'gte' || lower === 'lt' || lower === 'lte') {
-      return `Operators are lower case: write ${lower}:${text.slice(prefix.length + 1)}, not ${text}.`;
+      return `Operators are lower case: write ${excerpt(`${lower}:${text.slice(prefix.length + 1)}`)}, not ${excerpt(text)}.`;
     }
-    return `"${prefix}:" is not an operator: the operators are gt:, gte:, lt: and lte:, and equality has no prefix.`;
+    return `${quote(`${prefix}:`)} is not an operator: the operators are gt:, gte:, lt: and lte:, and equality has no prefix.`;
   }
   if (/[|,]/.test(text)) return OR_HINT;
   return undefined;

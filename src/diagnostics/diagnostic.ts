@@ -28,6 +28,11 @@ export interface Diagnostic {
   readonly text?: string;
   /** How to fix it. */
   readonly hint?: string;
+  /**
+   * Only on the `LIMIT_EXCEEDED` that ends a list cut at `maxDiagnostics` (SPEC §12):
+   * how many more problems the query has, not listed.
+   */
+  readonly omitted?: number;
 }
 
 /** The outcome of every entry point: a value, or every problem found. */
@@ -61,27 +66,72 @@ export function diagnostic(
   return d;
 }
 
+/** Characters of user text quoted in a message or hint, at most (SPEC §12). */
+export const MAX_QUOTED = 64;
+
 /**
- * Quotes user text for a message. JSON string syntax escapes quotes, backslashes and
- * C0 controls; C1 controls, format characters (bidi overrides, zero-width joiners)
- * and line separators are escaped as well, so no message, wherever it is printed or
- * logged, carries characters that act on a terminal or hide what the text says.
+ * Quotes user text for a message, as it was typed: a backslash stays one backslash
+ * (`\b` is shown as "\b", not "\\b") and a quote stays a quote, since the text is
+ * shown to be read, and cut at 64 characters (SPEC §12). See `excerpt` for what is
+ * escaped.
  */
-export function quote(text: string, max = 40): string {
-  let cut = text;
-  if (text.length > max) {
-    // Never cut a surrogate pair in two.
-    const end = text.charCodeAt(max - 1) >= 0xd800 && text.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
-    cut = `${text.slice(0, end)}…`;
-  }
-  return JSON.stringify(cut).replace(INVISIBLE, (c) => escapeUnits(c));
+export function quote(text: string, max = MAX_QUOTED): string {
+  return `"${excerpt(text, max)}"`;
 }
 
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+/**
+ * User text for a message or hint, unquoted: at most `max` characters and a `…`, never
+ * cutting a character in two. C0 and C1 controls, format characters (bidi overrides,
+ * zero-width joiners), line separators and lone surrogates are escaped as `\uXXXX`, so
+ * no message, wherever it is printed or logged, carries characters that act on a
+ * terminal or hide what the text says. The work is bounded by `max`, not the text.
+ */
+export function excerpt(text: string, max = MAX_QUOTED): string {
+  return cut(text, max).replace(INVISIBLE, escapeUnits);
+}
+
+/** The text itself up to `max` characters, else its first `max` and a `…`, never cutting a character in two. */
+export function cut(text: string, max = MAX_QUOTED): string {
+  if (text.length <= max) return text;
+  const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  return `${text.slice(0, end)}…`;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
 
 /** `\uXXXX` for each UTF-16 unit of a character, as JSON writes escapes. */
 function escapeUnits(c: string): string {
   let out = '';
   for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
   return out;
+}
+
+/** Diagnostics in one result, at most, by default (SPEC §12). */
+export const MAX_DIAGNOSTICS = 100;
+
+/**
+ * A list of at most `max` diagnostics: past that, the first `max - 1` and a last
+ * `LIMIT_EXCEEDED` that says how many more problems there were (its `omitted`). A list
+ * that was cut before counts what its own last diagnostic omitted, so cutting again
+ * (in `toProblemDetails`) keeps the total right.
+ */
+export function capDiagnostics(errors: readonly Diagnostic[], max: number): readonly Diagnostic[] {
+  if (errors.length <= max) return errors;
+  const kept = errors.slice(0, max - 1);
+  let omitted = 0;
+  for (let i = max - 1; i < errors.length; i++) omitted += errors[i]!.omitted ?? 1;
+  const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = diagnostic(
+    'LIMIT_EXCEEDED',
+    `The query has ${omitted} more ${omitted === 1 ? 'problem' : 'problems'}, not listed: at most ${max} diagnostics are reported at once.`,
+    undefined,
+    undefined,
+    'Fix the problems listed and send the query again to see the rest.',
+  );
+  d.omitted = omitted;
+  kept.push(d);
+  return kept;
 }

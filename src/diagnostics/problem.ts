@@ -1,14 +1,17 @@
 import type { DiagnosticCode } from './codes';
-import type { Diagnostic, Span } from './diagnostic';
+import { capDiagnostics, cut, MAX_DIAGNOSTICS, type Diagnostic, type Span } from './diagnostic';
 
 /** One entry of the `errors` extension of a problem details body. */
 export interface ProblemError {
   readonly code: DiagnosticCode;
+  /** The key as sent; past 64 characters, its first 64 and a `…`, as in messages (SPEC §12). */
   readonly parameter?: string;
   readonly message: string;
   readonly hint?: string;
   readonly in?: 'key' | 'value';
   readonly span?: Span;
+  /** On the last entry of a list that was cut: how many more problems there were. */
+  readonly omitted?: number;
 }
 
 /** An RFC 9457 `application/problem+json` body for a rejected query. */
@@ -29,6 +32,11 @@ export interface ProblemOptions {
   readonly title?: string;
   /** A URI of this occurrence, e.g. the request path. */
   readonly instance?: string;
+  /**
+   * Entries of `errors`, at most (100 by default, SPEC §12): past it, the last entry
+   * says how many more problems there were. `check` already cuts its list so.
+   */
+  readonly maxDiagnostics?: number;
 }
 
 /** The media type of the body `toProblemDetails` makes. */
@@ -37,22 +45,26 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 /**
  * Turns diagnostics into an RFC 9457 problem details body for a 400 response, with an
  * `errors` extension listing each problem's code, parameter, message, hint and span.
+ * The body is bounded whatever the query: at most `maxDiagnostics` entries, each with
+ * its user text cut as in messages.
  */
 export function toProblemDetails(errors: readonly Diagnostic[], options?: ProblemOptions): ProblemDetails {
   const type = options?.type ?? 'about:blank';
+  const listed = capDiagnostics(errors, options?.maxDiagnostics ?? MAX_DIAGNOSTICS);
   return {
     type,
     title: options?.title ?? (type === 'about:blank' ? 'Bad Request' : 'Invalid query'),
     status: 400,
-    detail: detail(errors),
+    detail: detail(listed),
     ...(options?.instance === undefined ? {} : { instance: options.instance }),
-    errors: errors.map((d) => ({
+    errors: listed.map((d) => ({
       code: d.code,
-      ...(d.param === undefined ? {} : { parameter: d.param }),
+      ...(d.param === undefined ? {} : { parameter: cut(d.param) }),
       message: d.message,
       ...(d.hint === undefined ? {} : { hint: d.hint }),
       ...(d.in === undefined ? {} : { in: d.in }),
       ...(d.span === undefined ? {} : { span: { start: d.span.start, end: d.span.end } }),
+      ...(d.omitted === undefined ? {} : { omitted: d.omitted }),
     })),
   };
 }
@@ -62,5 +74,10 @@ function detail(errors: readonly Diagnostic[]): string {
   const [first] = errors;
   if (first === undefined) return 'The query was rejected.';
   if (errors.length === 1) return first.message;
-  return `The query has ${errors.length} problems, each listed in "errors". The first: ${first.message}`;
+  const omitted = errors[errors.length - 1]!.omitted;
+  const listed =
+    omitted === undefined
+      ? `${errors.length} problems, each listed in "errors"`
+      : `${errors.length - 1 + omitted} problems, the first ${errors.length - 1} listed in "errors"`;
+  return `The query has ${listed}. The first: ${first.message}`;
 }

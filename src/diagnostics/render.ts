@@ -1,4 +1,4 @@
-import type { Diagnostic } from './diagnostic';
+import { cut, type Diagnostic, type Span } from './diagnostic';
 
 /** How `formatDiagnostic` styles its parts. Each defaults to plain text; colour is the caller's choice. */
 export interface DiagnosticStyle {
@@ -31,23 +31,64 @@ const plain = (t: string): string => t;
  *                     ^
  *   hint: Remove the extra ";", …
  * ```
+ *
+ * A long key or value is shown around the span only (SPEC §12): the key cut at 64
+ * characters, at most 32 characters either side of the span and 64 of the span
+ * itself, with a `…` where text is left out. So a diagnostic renders in time and
+ * space bounded by its message and hint, whatever the length of the query.
  */
 export function formatDiagnostic(d: Diagnostic, options?: RenderOptions): string {
   const style = options?.style ?? {};
   // Messages and hints quote user text too: every line goes through visible().
   const lines = [`${(style.code ?? plain)(`error[${d.code}]`)}: ${visible(d.message)}`];
   if (d.param !== undefined && d.text !== undefined) {
-    const prefix = d.in === 'key' ? '' : `${visible(d.param)}=`;
-    lines.push(`  ${prefix}${visible(d.text)}`);
-    if (d.span !== undefined) {
-      const text = d.text;
-      const before = columns(prefix) + columns(visible(text.slice(0, d.span.start)));
-      const width = Math.max(1, columns(visible(text.slice(d.span.start, d.span.end))));
-      lines.push(`  ${' '.repeat(before)}${(style.caret ?? plain)('^'.repeat(width))}`);
+    const prefix = d.in === 'key' ? '' : `${visible(cut(d.param))}=`;
+    const shown = window(d.text, d.span);
+    lines.push(`  ${prefix}${shown.line}`);
+    if (shown.caret !== undefined) {
+      const { before, width, more } = shown.caret;
+      lines.push(`  ${' '.repeat(columns(prefix) + before)}${(style.caret ?? plain)('^'.repeat(width))}${more ? '…' : ''}`);
     }
   }
   if (d.hint !== undefined) lines.push(`  ${(style.hint ?? plain)('hint:')} ${visible(d.hint)}`);
   return lines.join('\n');
+}
+
+/** Characters of a key or value shown whole; a longer one is shown around the span. */
+const SHOWN_WHOLE = 128;
+/** Characters shown on each side of a span, and of the span itself, in a long text. */
+const CONTEXT = 32;
+const SPAN_SHOWN = 64;
+
+/**
+ * The part of `text` to show, made visible, and where the carets go: columns before
+ * them, how many, and whether the span goes on past them.
+ */
+function window(text: string, span: Span | undefined): { line: string; caret?: { before: number; width: number; more: boolean } } {
+  if (span === undefined) return { line: visible(cut(text, SHOWN_WHOLE)) };
+  let from = 0;
+  let spanEnd = span.end;
+  let to = text.length;
+  if (text.length > SHOWN_WHOLE) {
+    from = boundary(text, Math.max(0, span.start - CONTEXT));
+    spanEnd = boundary(text, Math.min(span.end, span.start + SPAN_SHOWN));
+    to = boundary(text, Math.min(text.length, spanEnd + CONTEXT));
+  }
+  const head = from > 0 ? '…' : '';
+  const line = `${head}${visible(text.slice(from, to))}${to < text.length ? '…' : ''}`;
+  const before = columns(head) + columns(visible(text.slice(from, span.start)));
+  const width = Math.max(1, columns(visible(text.slice(span.start, spanEnd))));
+  return { line, caret: { before, width, more: spanEnd < span.end } };
+}
+
+/** `i`, or one less where `i` would split a surrogate pair. */
+function boundary(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return i > 0 && c >= 0xdc00 && c <= 0xdfff && isHigh(text.charCodeAt(i - 1)) ? i - 1 : i;
+}
+
+function isHigh(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 /** Renders every diagnostic, separated by blank lines. */

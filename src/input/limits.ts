@@ -1,4 +1,7 @@
-/** The limits of SPEC §7. Each protects the work after it, and is checked before that work. */
+/**
+ * The limits of SPEC §7, each protecting the work after it and checked before that
+ * work, and the limit on output of SPEC §12 (`maxDiagnostics`).
+ */
 export interface Limits {
   /** Characters of the raw query (as sent, still encoded), or of all keys and values of a record. */
   readonly maxQueryLength: number;
@@ -12,9 +15,14 @@ export interface Limits {
   readonly maxWildcards: number;
   /** Names in one dot path (`lines.description` is 2). */
   readonly maxPathDepth: number;
+  /**
+   * Diagnostics in one result, at least 1: past it, the last one listed is a
+   * `LIMIT_EXCEEDED` that says how many more problems there were (SPEC §12).
+   */
+  readonly maxDiagnostics: number;
 }
 
-/** The defaults of SPEC §7. */
+/** The defaults of SPEC §7 and §12. */
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxQueryLength: 8192,
   maxParams: 64,
@@ -22,6 +30,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxOperandLength: 1024,
   maxWildcards: 16,
   maxPathDepth: 4,
+  maxDiagnostics: 100,
 });
 
 /**
@@ -34,8 +43,10 @@ export function resolveLimits(overrides: Partial<Limits> | undefined): Limits {
   for (const [name, value] of Object.entries(overrides)) {
     if (value === undefined) continue;
     if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw new TypeError(`Unknown limit "${name}".`);
-    if (typeof value !== 'number' || !(value >= 0) || (Number.isFinite(value) && !Number.isInteger(value))) {
-      throw new TypeError(`Limit "${name}" must be a non-negative integer or Infinity.`);
+    // A failed result with no diagnostic at all would say nothing: maxDiagnostics is at least 1.
+    const least = name === 'maxDiagnostics' ? 1 : 0;
+    if (typeof value !== 'number' || !(value >= least) || (Number.isFinite(value) && !Number.isInteger(value))) {
+      throw new TypeError(`Limit "${name}" must be ${least === 1 ? 'a positive' : 'a non-negative'} integer or Infinity.`);
     }
     limits[name] = value;
   }

@@ -1,5 +1,5 @@
 import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
-import { diagnostic, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { capDiagnostics, diagnostic, excerpt, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
 import type { Clause, FilterAst, Param, PassThroughParams } from './ast';
@@ -40,26 +40,20 @@ export type ParsedQuery =
  * is a diagnostic in one `Result`, in query order.
  */
 export function parse(input: QueryInput, options?: ParseOptions): Result<FilterAst> {
-  const parsed = parseParams(input, options?.limits, options?.params);
+  const limits = resolveLimits(options?.limits);
+  const parsed = parseParams(input, limits, options?.params);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
-  const errors = problemsOf(parsed.filters);
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: { type: 'Query', filters: parsed.filters.map((f) => f.param!), params: parsed.params } };
-}
-
-/** The problems of the parameters, in order. */
-export function problemsOf(filters: readonly ParsedParam[]): Diagnostic[] {
   const errors: Diagnostic[] = [];
-  for (const f of filters) if (f.problems !== undefined) errors.push(...f.problems);
-  return errors;
+  for (const f of parsed.filters) if (f.problems !== undefined) for (const d of f.problems) errors.push(d);
+  if (errors.length > 0) return { ok: false, errors: capDiagnostics(errors, limits.maxDiagnostics) };
+  return { ok: true, value: { type: 'Query', filters: parsed.filters.map((f) => f.param!), params: parsed.params } };
 }
 
 /**
  * Parses every parameter and keeps the outcome per parameter, so that a caller (`check`)
  * can go on with the parameters that parsed and report every problem of the query.
  */
-export function parseParams(input: QueryInput, limitOverrides?: Partial<Limits>, params?: Keys): ParsedQuery {
-  const limits = resolveLimits(limitOverrides);
+export function parseParams(input: QueryInput, limits: Limits, params?: Keys): ParsedQuery {
   const passThrough = passThroughKeys(params);
   const decoded = decodeQuery(input, limits);
   if (decoded.stopped !== undefined) return decoded;
@@ -294,7 +288,7 @@ function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexE
         `Parameter ${quote(filter.key)} has an empty value.`,
         valueWhere,
         { start: 0, end: 0 },
-        `Give a value after the "=", or match the empty string with ${filter.key}="".`,
+        `Give a value after the "=", or match the empty string with ${excerpt(filter.key)}="".`,
       ),
     );
     return;

@@ -3,9 +3,17 @@ import { quote } from '../../src/diagnostics/diagnostic';
 import { check, defineSchema } from '../../src/index';
 
 describe('quote: user text in messages', () => {
+  // Shown as typed: a user who typed \b reads "\b", not "\\b" (issue 14, item 13).
+  it.each<[string, string]>([
+    ['a backslash', 'a\\b', '"a\\b"'],
+    ['a quote', 'say "hi"', '"say "hi""'],
+    ['text that reads as an escape', '\\u0041\\n', '"\\u0041\\n"'],
+  ])('keeps %s as typed', (_name, text, quoted) => {
+    expect(quote(text)).toBe(quoted);
+  });
+
   it.each<[string, string, string]>([
-    ['quotes and backslashes', 'a"b\\c', '"a\\"b\\\\c"'],
-    ['C0 controls, as JSON does', 'a\nb\u001b[31m', '"a\\nb\\u001b[31m"'],
+    ['C0 controls, as \\u escapes', 'a\nb\u001b[31m', '"a\\u000ab\\u001b[31m"'],
     ['C1 controls', 'a\u0085b\u009b', '"a\\u0085b\\u009b"'],
     ['bidi overrides and zero-width characters', 'a\u202eb\u200bc\ufeff', '"a\\u202eb\\u200bc\\ufeff"'],
     ['line and paragraph separators', 'a\u2028b\u2029', '"a\\u2028b\\u2029"'],
@@ -15,9 +23,14 @@ describe('quote: user text in messages', () => {
     expect(quote(text)).toBe(quoted);
   });
 
-  it('shortens long text without cutting a character in two', () => {
-    expect(quote('x'.repeat(50))).toBe(`"${'x'.repeat(40)}…"`);
-    expect(quote(`${'x'.repeat(39)}😀tail`)).toBe(`"${'x'.repeat(39)}…"`);
+  it('cuts text at 64 characters (SPEC §12) without cutting a character in two', () => {
+    expect(quote('x'.repeat(64))).toBe(`"${'x'.repeat(64)}"`);
+    expect(quote('x'.repeat(65))).toBe(`"${'x'.repeat(64)}…"`);
+    expect(quote(`${'x'.repeat(63)}😀tail`)).toBe(`"${'x'.repeat(63)}…"`);
+  });
+
+  it('escapes a lone surrogate', () => {
+    expect(quote('a\ud800b')).toBe('"a\\ud800b"');
   });
 
   it('keeps hostile keys out of messages as raw characters', () => {
