@@ -21,10 +21,10 @@ export function check(input: QueryInput, schema: Schema, options?: CheckOptions)
   const limits = resolveLimits(options?.limits);
   const parsed = parseParams(input, limits, params);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
-  const builder = new FilterBuilder(schema, parsed.params);
+  const builder = new FilterBuilder(schema, parsed.params, undefined, limits.maxDiagnostics);
   for (const filter of parsed.filters) {
     if (filter.param !== undefined) builder.add(filter.param);
     else builder.reject(filter.problems ?? []);
   }
-  return builder.result(limits.maxDiagnostics);
+  return builder.result();
 }

@@ -1,4 +1,4 @@
-import { capDiagnostics, diagnostic, excerpt, MAX_DIAGNOSTICS, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { capDiagnostics, diagnostic, excerpt, MAX_DIAGNOSTICS, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams } from '../syntax/ast';
 import type { ParseOptions } from '../syntax/parse';
@@ -38,6 +38,8 @@ export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptio
  */
 export class FilterBuilder {
   private readonly errors: Diagnostic[] = [];
+  /** Problems counted past `maxDiagnostics` and not kept: no more can be listed. */
+  private omitted = 0;
   private readonly conditions: Condition[] = [];
   private readonly passThrough: ReadonlySet<string> | undefined;
   private params: PassThroughParams;
@@ -46,6 +48,7 @@ export class FilterBuilder {
     private readonly schema: Schema,
     params: PassThroughParams,
     passThrough?: ParseOptions['params'],
+    private readonly maxDiagnostics = MAX_DIAGNOSTICS,
   ) {
     this.params = params;
     this.passThrough = passThrough === undefined ? undefined : new Set(passThrough);
@@ -58,19 +61,31 @@ export class FilterBuilder {
       return;
     }
     const field = resolveField(param, this.schema, this.errors);
-    if (field === undefined) return;
-    const condition = convert(param, field, this.errors);
-    if (condition !== undefined) this.conditions.push(condition);
+    if (field !== undefined) {
+      const condition = convert(param, field, this.errors);
+      if (condition !== undefined) this.conditions.push(condition);
+    }
+    this.trim();
   }
 
   /** Records the problems of a parameter that could not be parsed. */
   reject(problems: readonly Diagnostic[]): void {
     for (const d of problems) this.errors.push(d);
+    this.trim();
+  }
+
+  /** Keeps at most `maxDiagnostics` problems alive, counting the others (a summary counts what it summed). */
+  private trim(): void {
+    const { errors, maxDiagnostics } = this;
+    if (errors.length <= maxDiagnostics) return;
+    for (let i = maxDiagnostics; i < errors.length; i++) this.omitted += errors[i]!.omitted ?? 1;
+    errors.length = maxDiagnostics;
   }
 
   /** The filter, or the problems recorded (at most `maxDiagnostics`, SPEC §12). */
-  result(maxDiagnostics = MAX_DIAGNOSTICS): Result<Filter> {
-    if (this.errors.length > 0) return { ok: false, errors: capDiagnostics(this.errors, maxDiagnostics) };
+  result(): Result<Filter> {
+    if (this.omitted > 0) return { ok: false, errors: capDiagnostics([...this.errors, omission(this.omitted, this.maxDiagnostics)], this.maxDiagnostics) };
+    if (this.errors.length > 0) return { ok: false, errors: this.errors };
     return { ok: true, value: { type: 'Filter', conditions: this.conditions, params: this.params } };
   }
 }

@@ -124,14 +124,20 @@ export function capDiagnostics(errors: readonly Diagnostic[], max: number): read
   const kept = errors.slice(0, max - 1);
   let omitted = 0;
   for (let i = max - 1; i < errors.length; i++) omitted += errors[i]!.omitted ?? 1;
-  const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = diagnostic(
-    'LIMIT_EXCEEDED',
-    `The query has ${omitted} more ${omitted === 1 ? 'problem' : 'problems'}, not listed: at most ${max} diagnostics are reported at once.`,
-    undefined,
-    undefined,
-    'Fix the problems listed and send the query again to see the rest.',
-  );
-  d.omitted = omitted;
-  kept.push(d);
+  kept.push(omission(omitted, max));
   return kept;
+}
+
+/** The `LIMIT_EXCEEDED` that ends a list cut at `max`, `omitted` problems later. */
+export function omission(omitted: number, max: number): Diagnostic {
+  return {
+    ...diagnostic(
+      'LIMIT_EXCEEDED',
+      `The query has ${omitted} more ${omitted === 1 ? 'problem' : 'problems'}, not listed: at most ${max} diagnostics are reported at once.`,
+      undefined,
+      undefined,
+      'Fix the problems listed and send the query again to see the rest.',
+    ),
+    omitted,
+  };
 }

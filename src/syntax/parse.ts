@@ -1,10 +1,10 @@
-import { EOF, type ILexingError, type IRecognitionException, type IToken } from 'chevrotain';
-import { capDiagnostics, diagnostic, excerpt, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import type { IToken } from 'chevrotain';
+import { capDiagnostics, diagnostic, excerpt, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
 import type { Clause, FilterAst, Param, PassThroughParams } from './ast';
 import { filterLexer, filterParser, pathOf } from './parser';
-import { CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
+import { BadEscape, CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
 
 /** Options of `parse` (and of `check`, which passes them on). */
 export interface ParseOptions {
@@ -28,6 +28,8 @@ export interface ParsedParam {
   param?: Param;
   /** Set when it did not. */
   problems?: Diagnostic[];
+  /** Problems counted but not kept, past `maxDiagnostics`: `problems` ends with one saying how many. */
+  omitted?: number;
 }
 
 /** Every filter parameter of a query in order, parsed or not, and the pass-through ones. */
@@ -71,6 +73,7 @@ export function parseParams(input: QueryInput, limits: Limits, params?: Keys): P
     else if (!overDepth(filter, limits)) pending.push(filter);
   }
   if (pending.length > 0) parseFilters(pending, limits);
+  for (const filter of filters) if (filter.omitted !== undefined) filter.problems!.push(omission(filter.omitted, limits.maxDiagnostics));
   return { filters, params: passed };
 }
 
@@ -102,8 +105,15 @@ function addPassThrough(params: Record<string, string | string[]>, key: string, 
   else previous.push(value);
 }
 
-function addProblem(filter: ParsedParam, problem: Diagnostic): void {
-  (filter.problems ??= []).push(problem);
+/**
+ * Records a problem of a parameter, keeping at most `max` (the query's maxDiagnostics:
+ * no more of one parameter can be listed) and counting the others, so that a value of
+ * thousands of bad escapes does not keep thousands of diagnostics alive.
+ */
+function addProblem(filter: ParsedParam, max: number, problem: Diagnostic): void {
+  const problems = (filter.problems ??= []);
+  if (problems.length < max) problems.push(problem);
+  else filter.omitted = (filter.omitted ?? 0) + 1;
 }
 
 /**
@@ -113,11 +123,13 @@ function addProblem(filter: ParsedParam, problem: Diagnostic): void {
  */
 function overDepth(filter: ParsedParam, limits: Limits): boolean {
   const key = filter.key;
+  const max = limits.maxDiagnostics;
   let depth = 1;
   for (let i = key.indexOf('.'); i !== -1; i = key.indexOf('.', i + 1)) depth++;
   if (depth <= limits.maxPathDepth) return false;
   addProblem(
     filter,
+    max,
     diagnostic(
       'LIMIT_EXCEEDED',
       `Parameter ${quote(key)} has a path of ${depth} names; at most ${limits.maxPathDepth} are allowed.`,
@@ -157,21 +169,22 @@ function parseFilters(filters: ParsedParam[], limits: Limits): void {
   if (lexed.errors.length === 0 && !overLimit) {
     const params = parser.parseQuery(tokens, filters);
     if (parser.errors.length === 0) {
-      for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!);
+      for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
       return;
     }
   }
   for (let i = 0; i < filters.length; i++) {
-    if (filters[i]!.problems === undefined) explainParam(i, filters[i]!, tokens, lexed.errors, layout);
+    if (filters[i]!.problems === undefined) explainParam(i, filters[i]!, tokens, layout, limits.maxDiagnostics);
   }
 }
 
 /** Takes a parsed parameter, unless a name in its path is reserved. */
-function accept(filter: ParsedParam, param: Param): void {
+function accept(filter: ParsedParam, param: Param, max: number): void {
   for (const name of param.path.names) {
     if (RESERVED_NAMES.has(name.value)) {
       addProblem(
         filter,
+        max,
         diagnostic(
           'INVALID_PATH',
           `Parameter ${quote(filter.key)} uses the name ${quote(name.value)}, which is never a field.`,
@@ -191,6 +204,7 @@ function accept(filter: ParsedParam, param: Param): void {
  * are not parsed further. True when any limit was exceeded.
  */
 function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layout, limits: Limits): boolean {
+  const max = limits.maxDiagnostics;
   let over = false;
   let param = 0;
   let clauses = 1;
@@ -248,7 +262,7 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
         );
       }
       if (problem !== undefined) {
-        addProblem(filter, problem);
+        addProblem(filter, max, problem);
         over = reported = true;
       }
     }
@@ -270,7 +284,7 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
  * The error path: parses one parameter on its own, key and clause by clause, and says
  * what is wrong with each part; a parameter with nothing wrong gets its node.
  */
-function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexErrors: ILexingError[], layout: Layout): void {
+function explainParam(index: number, filter: ParsedParam, tokens: IToken[], layout: Layout, max: number): void {
   const valueStart = layout.valueStart[index]!;
   const valueEnd = valueStart + filter.value.length;
   const keyWhere = { param: filter.key, in: 'key' as const, text: filter.key };
@@ -278,11 +292,12 @@ function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexE
   const parser = filterParser();
 
   const keyProblem = explainKey(filter.key, keyWhere);
-  if (keyProblem !== undefined) addProblem(filter, keyProblem);
+  if (keyProblem !== undefined) addProblem(filter, max, keyProblem);
 
   if (filter.value === '') {
     addProblem(
       filter,
+      max,
       diagnostic(
         'EMPTY_VALUE',
         `Parameter ${quote(filter.key)} has an empty value.`,
@@ -294,17 +309,24 @@ function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexE
     return;
   }
 
-  const escapes: number[] = [];
-  for (const e of lexErrors) {
-    if (e.offset < valueStart || e.offset >= valueEnd) continue;
-    const start = e.offset - valueStart;
-    escapes.push(start);
+  const valueTokens = tokens.slice(layout.keyEnd[index]! + 1, layout.valueEnd[index]);
+  let escaped = false;
+  for (const token of valueTokens) {
+    if (token.tokenType !== BadEscape) continue;
+    const start = token.startOffset - valueStart;
+    escaped = true;
+    if (filter.problems !== undefined && filter.problems.length >= max) {
+      // Counted, not built: no more than max problems of a parameter can be listed.
+      filter.omitted = (filter.omitted ?? 0) + 1;
+      continue;
+    }
     // The span covers the backslash and the whole character after it, if any: both
     // halves of a surrogate pair, so that the span never cuts a character in two.
     const next = filter.value.codePointAt(start + 1);
     const end = start + 1 + (next === undefined ? 0 : next > 0xffff ? 2 : 1);
     addProblem(
       filter,
+      max,
       diagnostic(
         'INVALID_ESCAPE',
         `Parameter ${quote(filter.key)} has the escape ${quote(filter.value.slice(start, end))}, which is not one.`,
@@ -315,40 +337,36 @@ function explainParam(index: number, filter: ParsedParam, tokens: IToken[], lexE
     );
   }
 
-  const valueTokens = tokens.slice(layout.keyEnd[index]! + 1, layout.valueEnd[index]);
   const clauses: Clause[] = [];
   let clauseStart = valueStart;
   let from = 0;
-  // The invalid escapes are in offset order: `escape` is the first not before the clause.
-  let escape = 0;
   for (let t = 0; t <= valueTokens.length; t++) {
     const token = valueTokens[t];
     if (token !== undefined && token.tokenType !== Semi) continue;
     const clauseEnd = token?.startOffset ?? valueEnd;
-    const tokensOfClause = valueTokens.slice(from, t);
+    // A clause is explained as if its invalid escapes were not there: INVALID_ESCAPE says it.
+    const sliced = valueTokens.slice(from, t);
+    const tokensOfClause = escaped ? sliced.filter((k) => k.tokenType !== BadEscape) : sliced;
     const span = { start: clauseStart - valueStart, end: clauseEnd - valueStart };
-    while (escape < escapes.length && escapes[escape]! < span.start) escape++;
     if (tokensOfClause.length > 0) {
-      // An operator alone is found without the parser, whose error for it is the dearest.
-      const empty = emptyOperand(tokensOfClause, valueStart, span, filter);
-      const clause = empty === undefined ? parser.parseClause(tokensOfClause, valueStart) : undefined;
-      if (empty !== undefined) addProblem(filter, empty);
-      else if (parser.errors.length === 0 && clause !== undefined) clauses.push(clause);
-      else {
-        const escaped = escape < escapes.length && escapes[escape]! < span.end;
-        const problem = explainClause(parser.errors[0]!, tokensOfClause, valueStart, span, filter, escaped);
-        if (problem !== undefined) addProblem(filter, problem);
-      }
+      const problem = clauseProblem(tokensOfClause, valueStart, span, filter);
+      if (problem === undefined) {
+        const clause = parser.parseClause(tokensOfClause, valueStart);
+        if (parser.errors.length === 0 && clause !== undefined) clauses.push(clause);
+        // Not reached: clauseProblem follows the clause grammar. Should it miss a case,
+        // the clause is still refused, with a diagnostic rather than an exception.
+        else addProblem(filter, max, unexpectedText(filter, span.start, span));
+      } else if (problem !== null) addProblem(filter, max, problem);
     } else if (span.start === span.end) {
       // A clause that only held an invalid escape has no tokens but is not empty: INVALID_ESCAPE says it all.
-      addProblem(filter, emptyClause(filter, span));
+      addProblem(filter, max, emptyClause(filter, span));
     }
     from = t + 1;
     clauseStart = clauseEnd + 1;
   }
   if (filter.problems === undefined) {
     const path = pathOf(filter.key, filter.key.length);
-    accept(filter, { type: 'Param', key: filter.key, value: filter.value, path, clauses, span: { start: 0, end: filter.value.length } });
+    accept(filter, { type: 'Param', key: filter.key, value: filter.value, path, clauses, span: { start: 0, end: filter.value.length } }, max);
   }
 }
 
@@ -416,33 +434,37 @@ function emptyClause(filter: ParsedParam, span: Span): Diagnostic {
 }
 
 /**
- * `EMPTY_OPERAND` when the clause is an operator and nothing else (not even an invalid
- * escape, which the lexer dropped: `gte:\q` is `INVALID_ESCAPE` alone).
+ * What is wrong with one clause, from its tokens with the invalid escapes left out:
+ * `undefined` when it parses, `null` when it does not but its INVALID_ESCAPE says why.
+ *
+ * The clause grammar, `[ Operator ] ( OpenQuote *Piece CloseQuote / 1*Piece )`, is small,
+ * and the lexer already places an operator only first, an opening quote only first or
+ * after the operator, and a closing quote only after an opening one. So a clause can
+ * only be an operator alone, a quote never closed, or have text after its closing
+ * quote. Finding that here rather than from a parse error matters: chevrotain builds an
+ * exception, with its stack trace and message, for each clause it refuses, which made
+ * refusing a clause cost 5 to 25 times as much as accepting one.
  */
-function emptyOperand(clause: IToken[], valueStart: number, span: Span, filter: ParsedParam): Diagnostic | undefined {
-  const first = clause[0]!;
-  if (clause.length !== 1 || first.tokenType !== Operator || first.startOffset + first.image.length - valueStart !== span.end) return undefined;
-  return diagnostic(
-    'EMPTY_OPERAND',
-    `Parameter ${quote(filter.key)} has the operator ${quote(first.image)} with nothing to compare with.`,
-    { param: filter.key, in: 'value', text: filter.value },
-    span,
-    `Give a value after the operator (${first.image}100), or quote the text to match it literally: "${first.image}".`,
-  );
-}
-
-/** Turns the parser's error on one clause into the diagnostic it means. */
-function explainClause(
-  error: IRecognitionException,
-  clause: IToken[],
-  valueStart: number,
-  span: Span,
-  filter: ParsedParam,
-  hasInvalidEscape: boolean,
-): Diagnostic | undefined {
+function clauseProblem(clause: IToken[], valueStart: number, span: Span, filter: ParsedParam): Diagnostic | null | undefined {
   const where = { param: filter.key, in: 'value' as const, text: filter.value };
-  const open = clause.find((t) => t.tokenType === OpenQuote);
-  if (error.name !== 'NotAllInputParsedException' && open !== undefined && !clause.some((t) => t.tokenType === CloseQuote)) {
+  const first = clause[0]!;
+  const operand = first.tokenType === Operator ? 1 : 0;
+  if (operand === clause.length) {
+    // An operator with an invalid escape after it: `gte:\q` is INVALID_ESCAPE alone.
+    if (first.startOffset + first.image.length - valueStart !== span.end) return null;
+    return diagnostic(
+      'EMPTY_OPERAND',
+      `Parameter ${quote(filter.key)} has the operator ${quote(first.image)} with nothing to compare with.`,
+      where,
+      span,
+      `Give a value after the operator (${first.image}100), or quote the text to match it literally: "${first.image}".`,
+    );
+  }
+  const open = clause[operand]!;
+  if (open.tokenType !== OpenQuote) return undefined;
+  let close = operand + 1;
+  while (close < clause.length && clause[close]!.tokenType !== CloseQuote) close++;
+  if (close === clause.length) {
     return diagnostic(
       'UNTERMINATED_QUOTE',
       `Parameter ${quote(filter.key)} has a quoted operand that is never closed.`,
@@ -451,22 +473,16 @@ function explainClause(
       'Close the quote with ", and escape a quote inside it as \\".',
     );
   }
-  // An invalid escape was dropped by the lexer, which can leave an operator with no
-  // tokens after it: INVALID_ESCAPE already says what is wrong.
-  if (hasInvalidEscape && error.name !== 'NotAllInputParsedException') return undefined;
-  // What is left is text where the clause should have ended: after a closing quote.
-  // It starts right after the quote, even where an invalid escape left no token there.
-  const close = clause.find((t) => t.tokenType === CloseQuote);
-  const start =
-    close !== undefined
-      ? close.startOffset + 1 - valueStart
-      : error.token.tokenType === EOF
-        ? span.end
-        : error.token.startOffset - valueStart;
+  if (close === clause.length - 1) return undefined;
+  // The text starts right after the quote, even where an invalid escape left no token there.
+  return unexpectedText(filter, clause[close]!.startOffset + 1 - valueStart, span);
+}
+
+function unexpectedText(filter: ParsedParam, start: number, span: Span): Diagnostic {
   return diagnostic(
     'UNEXPECTED_TEXT',
     `Parameter ${quote(filter.key)} has text after a closing quote: ${quote(filter.value.slice(start, span.end))}.`,
-    where,
+    { param: filter.key, in: 'value', text: filter.value },
     { start, end: span.end },
     'Only ";" or the end of the value may follow a closing quote; put all of the text inside the quotes.',
   );

@@ -61,11 +61,7 @@ export const KeyEnd = createToken({ name: 'KeyEnd', pattern: SEPARATOR, push_mod
 export const ValueEnd = createToken({ name: 'ValueEnd', pattern: SEPARATOR, pop_mode: true });
 export const Semi = createToken({ name: 'Semi', pattern: ';' });
 
-/**
- * The type of the token that ends right at `offset`. A lexing error (an invalid
- * escape) drops its characters without a token, so the last token is not always
- * adjacent: in `\gte:` the `g` follows a dropped backslash, not the start of the value.
- */
+/** The type of the token that ends right at `offset`, if any. */
 function typeBefore(tokens: IToken[], offset: number): TokenType | undefined {
   const previous = tokens[tokens.length - 1];
   if (previous === undefined || previous.startOffset + previous.image.length !== offset) return undefined;
@@ -124,6 +120,14 @@ export const OpenQuote = createToken({
 });
 
 export const Escape = createToken({ name: 'Escape', pattern: /\\[\\%;"]/, categories: [Piece], start_chars_hint: ['\\'] });
+/**
+ * A backslash that starts no escape (`INVALID_ESCAPE`), as a token of its own rather
+ * than a lexing error: chevrotain builds an error object with a message for each lexing
+ * error and retries every pattern one character on, which made a value of thousands of
+ * bad escapes the dearest input to refuse. It is in no category: the parser refuses it,
+ * and `parse` explains the clause without it, as if the backslash were not there.
+ */
+export const BadEscape = createToken({ name: 'BadEscape', pattern: '\\' });
 export const Wildcard = createToken({ name: 'Wildcard', pattern: '%', categories: [Piece] });
 export const Text = createToken({
   name: 'Text',
@@ -155,16 +159,16 @@ export const QuotedText = createToken({
  * The modes and the order tokens are tried in. Order matters where two patterns can
  * match at the same place: `Key` comes before `BadKey`, which matches any key;
  * `Operator` and `OpenQuote` (context-checked) come before `Text`, which would
- * otherwise swallow them; `Escape` comes before `Text` because `Text` stops at a
- * backslash. A backslash that no `Escape` matches is a lexing error:
- * that is how `INVALID_ESCAPE` is found.
+ * otherwise swallow them; `Escape` comes before `BadEscape`, which takes any backslash
+ * that no `Escape` matches. No input is a lexing error: every character of every mode
+ * starts some token.
  */
 export const LEXER_DEFINITION = {
   defaultMode: 'key',
   modes: {
     key: [Key, BadKey, KeyEnd],
-    value: [ValueEnd, Semi, Operator, OpenQuote, Escape, Wildcard, Text],
-    quoted: [QuotedEnd, CloseQuote, Escape, Wildcard, QuotedText],
+    value: [ValueEnd, Semi, Operator, OpenQuote, Escape, BadEscape, Wildcard, Text],
+    quoted: [QuotedEnd, CloseQuote, Escape, BadEscape, Wildcard, QuotedText],
   },
 };
 
@@ -179,6 +183,7 @@ export const ALL_TOKENS: TokenType[] = [
   Operator,
   OpenQuote,
   Escape,
+  BadEscape,
   Wildcard,
   Text,
   QuotedEnd,

@@ -4,7 +4,7 @@ import { check, defineSchema } from '../../src/index';
 
 describe('quote: user text in messages', () => {
   // Shown as typed: a user who typed \b reads "\b", not "\\b" (issue 14, item 13).
-  it.each<[string, string]>([
+  it.each<[string, string, string]>([
     ['a backslash', 'a\\b', '"a\\b"'],
     ['a quote', 'say "hi"', '"say "hi""'],
     ['text that reads as an escape', '\\u0041\\n', '"\\u0041\\n"'],
