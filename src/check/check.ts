@@ -24,7 +24,7 @@ export function check(input: QueryInput, schema: Schema, options?: CheckOptions)
   const builder = new FilterBuilder(schema, parsed.params, undefined, limits.maxDiagnostics);
   for (const filter of parsed.filters) {
     if (filter.param !== undefined) builder.add(filter.param);
-    else builder.reject(filter.problems ?? []);
+    else builder.reject(filter.problems ?? [], filter.path === undefined ? undefined : { key: filter.key, path: filter.path });
   }
   return builder.result();
 }

@@ -56,7 +56,7 @@ export class FilterBuilder {
 
   /** Validates one parsed parameter, or passes it through when it is a request parameter. */
   add(param: Param): void {
-    if (this.schema.params.has(param.key) || this.passThrough?.has(param.key) === true) {
+    if (this.isPassThrough(param.key)) {
       this.params = withParam(this.params, param.key, param.value);
       return;
     }
@@ -68,10 +68,19 @@ export class FilterBuilder {
     this.trim();
   }
 
-  /** Records the problems of a parameter that could not be parsed. */
-  reject(problems: readonly Diagnostic[]): void {
+  /**
+   * Records the problems of a parameter that could not be parsed, after those of its key
+   * against the schema when the key is a path (`nosuchfield=%acme%` is an unknown field
+   * as well as a bad encoding).
+   */
+  reject(problems: readonly Diagnostic[], key?: Pick<Param, 'key' | 'path'>): void {
+    if (key !== undefined && !this.isPassThrough(key.key)) resolveField(key, this.schema, this.errors);
     for (const d of problems) this.errors.push(d);
     this.trim();
+  }
+
+  private isPassThrough(key: string): boolean {
+    return this.schema.params.has(key) || this.passThrough?.has(key) === true;
   }
 
   /** Keeps at most `maxDiagnostics` problems alive, counting the others (a summary counts what it summed). */
@@ -100,7 +109,7 @@ function withParam(params: PassThroughParams, key: string, value: string): PassT
 // ---------------------------------------------------------------- paths
 
 /** The field a parameter's path names, or `undefined` after reporting why there is none. */
-function resolveField(param: Param, schema: Schema, errors: Diagnostic[]): Field | undefined {
+function resolveField(param: Pick<Param, 'key' | 'path'>, schema: Schema, errors: Diagnostic[]): Field | undefined {
   const field = schema.fields.get(param.key);
   const where: Location = { param: param.key, in: 'key', text: param.key };
   if (field !== undefined && field.removed === undefined) return field;
@@ -121,7 +130,7 @@ function resolveField(param: Param, schema: Schema, errors: Diagnostic[]): Field
 }
 
 /** Walks the schema along the path to say exactly where it goes wrong. */
-function explainPath(param: Param, schema: Schema, where: Location): Diagnostic {
+function explainPath(param: Pick<Param, 'key' | 'path'>, schema: Schema, where: Location): Diagnostic {
   const names = param.path.names;
   let level: Readonly<Record<string, FieldSpec>> = schema.spec.fields;
   let prefix = '';
@@ -181,7 +190,7 @@ function explainPath(param: Param, schema: Schema, where: Location): Diagnostic 
 }
 
 /** `totalAmount.x`: points at the names after the field (`x`), as the other path diagnostics do. */
-function noSubProperties(param: Param, where: Location, path: string, extra: Span): Diagnostic {
+function noSubProperties(param: Pick<Param, 'key' | 'path'>, where: Location, path: string, extra: Span): Diagnostic {
   return diagnostic(
     'UNKNOWN_FIELD',
     `Parameter ${quote(param.key)} is not a field: ${quote(path)} has no sub-properties.`,
@@ -191,7 +200,7 @@ function noSubProperties(param: Param, where: Location, path: string, extra: Spa
   );
 }
 
-function unknownField(param: Param, schema: Schema, where: Location, span: Span, within: string | undefined): Diagnostic {
+function unknownField(param: Pick<Param, 'key' | 'path'>, schema: Schema, where: Location, span: Span, within: string | undefined): Diagnostic {
   const filterable = [...schema.fields.values()].filter((f) => f.removed === undefined).map((f) => f.path);
   // A misspelt request parameter (limt=10) is as likely as a misspelt field.
   const suggestion = closest(param.key, [...filterable, ...schema.params]);
@@ -266,10 +275,19 @@ function numberTest(clause: Clause, param: Param, where: Location, errors: Diagn
       `Parameter ${quote(param.key)} needs a number, not ${quote(text)}${NUMBER_PROBLEMS[value]}.`,
       where,
       clause.operand.span,
-      valueHint(text) ?? (value === 'syntax' ? plusHint(text) : undefined) ?? NUMBER_HINTS[value],
+      (value === 'syntax' ? separatorHint(text) : undefined) ?? valueHint(text) ?? (value === 'syntax' ? plusHint(text) : undefined) ?? NUMBER_HINTS[value],
     ),
   );
   return undefined;
+}
+
+/**
+ * `1,000` and `12,345.50` have thousands separators rather than a "," meant as OR (which
+ * `1,2` gets): say so, and what to write.
+ */
+function separatorHint(text: string): string | undefined {
+  if (!/^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/.test(text)) return undefined;
+  return `Write a number without thousands separators: ${excerpt(text.replaceAll(',', ''))}.`;
 }
 
 /** `+5` or `1e+5` sent unencoded arrive as ` 5` and `1e 5`: say why, and what to write. */

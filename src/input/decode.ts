@@ -1,4 +1,4 @@
-import { diagnostic, quote, type Diagnostic, type Span } from '../diagnostics/diagnostic';
+import { diagnostic, excerpt, quote, type Diagnostic, type Span } from '../diagnostics/diagnostic';
 import type { Limits } from './limits';
 
 /** A record as Express or Fastify give it: values already decoded. */
@@ -28,8 +28,6 @@ export type DecodedQuery =
   | { readonly params: RawParam[]; readonly stopped?: undefined }
   | { readonly params?: undefined; readonly stopped: Diagnostic };
 
-const ENCODING_HINT =
-  'A "%" that is meant as the wildcard, or as a percent sign, is sent encoded as "%25", e.g. vendorName=%25acme%25.';
 
 /** Turns any accepted input into decoded key/value pairs, checking the whole-query limits first. */
 export function decodeQuery(input: unknown, limits: Limits): DecodedQuery {
@@ -231,13 +229,35 @@ function utf8SequenceLength(s: string, i: number): number {
 
 function malformed(param: string, raw: string, where: 'key' | 'value'): Diagnostic {
   const { span, problem } = findEncodingError(raw);
+  const fixed = percentsEscaped(raw);
   return diagnostic(
     'MALFORMED_ENCODING',
     `The ${where} of parameter ${quote(param)} ${problem}.`,
     { param, in: where, text: raw },
     span,
-    problem.includes('"%"') || problem.includes('UTF-8') ? ENCODING_HINT : 'Send only Unicode text without control character NUL.',
+    problem.includes('"%"') || problem.includes('UTF-8')
+      ? `A "%" that is meant as the wildcard, or as a percent sign, is sent encoded as "%25": ${excerpt(where === 'value' ? `${param}=${fixed}` : fixed)}.`
+      : 'Send only Unicode text without control character NUL.',
   );
+}
+
+/**
+ * The component as it was most likely meant: each "%" that starts no valid escape
+ * (`%ac` in `%acme%`, a lone `%`) sent as "%25", valid escapes kept as they are.
+ */
+function percentsEscaped(raw: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = raw.indexOf('%'); i !== -1; i = raw.indexOf('%', i + 1)) {
+    const length = hexByte(raw, i) < 0 ? -1 : utf8SequenceLength(raw, i);
+    if (length > 0) {
+      i += 3 * length - 1;
+      continue;
+    }
+    out += `${raw.slice(from, i)}%25`;
+    from = i + 1;
+  }
+  return out + raw.slice(from);
 }
 
 /** Already-decoded text (from a record or URLSearchParams) gets the same text checks as decoded text. */
@@ -308,6 +328,7 @@ function invalidRecordValue(key: string, value: unknown): Diagnostic {
 
 function describe(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'a list with non-string items';
   if (typeof value !== 'object') return `a ${typeof value}`;
   if (isRecord(value)) return 'an object';
@@ -327,7 +348,7 @@ function queryTooLong(length: number, limits: Limits): Diagnostic {
     `The query is ${length} characters long; at most ${limits.maxQueryLength} are allowed.`,
     undefined,
     undefined,
-    'Narrow the filter, or raise the maxQueryLength limit.',
+    'Send a shorter query: fewer conditions, or shorter operands (a "%" wildcard, sent as %25, can stand for the rest of a long text).',
   );
 }
 
@@ -337,7 +358,7 @@ function tooManyParams(limits: Limits): Diagnostic {
     `The query has more than ${limits.maxParams} parameters.`,
     undefined,
     undefined,
-    'Send fewer parameters, or raise the maxParams limit.',
+    'Send fewer parameters: the conditions on one field can share a parameter, joined by ";" (totalAmount=gte:100;lte:200).',
   );
 }
 

@@ -2,7 +2,7 @@ import type { IToken } from 'chevrotain';
 import { capDiagnostics, diagnostic, excerpt, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
-import type { Clause, FilterAst, Param, PassThroughParams } from './ast';
+import type { Clause, FilterAst, Param, PassThroughParams, Path } from './ast';
 import { filterLexer, filterParser, pathOf } from './parser';
 import { BadEscape, CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
 
@@ -30,6 +30,11 @@ export interface ParsedParam {
   problems?: Diagnostic[];
   /** Problems counted but not kept, past `maxDiagnostics`: `problems` ends with one saying how many. */
   omitted?: number;
+  /**
+   * The key's path, on a parameter with problems whose key is a path nonetheless: `check`
+   * still checks it against the schema (`nosuchfield=%acme%` is an unknown field too).
+   */
+  path?: Path;
 }
 
 /** Every filter parameter of a query in order, parsed or not, and the pass-through ones. */
@@ -69,8 +74,13 @@ export function parseParams(input: QueryInput, limits: Limits, params?: Keys): P
     }
     const filter: ParsedParam = { key: raw.key, value: raw.value ?? '' };
     filters.push(filter);
-    if (raw.problems !== undefined) filter.problems = [...raw.problems];
-    else if (!overDepth(filter, limits)) pending.push(filter);
+    if (raw.problems === undefined) {
+      if (!overDepth(filter, limits)) pending.push(filter);
+      continue;
+    }
+    // A value that could not be read does not hide what is wrong with its key, which comes first.
+    if (!raw.problems.some((d) => d.in === 'key') && !overDepth(filter, limits)) checkKey(filter, limits.maxDiagnostics);
+    for (const d of raw.problems) addProblem(filter, limits.maxDiagnostics, d);
   }
   if (pending.length > 0) parseFilters(pending, limits);
   for (const filter of filters) if (filter.omitted !== undefined) filter.problems!.push(omission(filter.omitted, limits.maxDiagnostics));
@@ -135,7 +145,7 @@ function overDepth(filter: ParsedParam, limits: Limits): boolean {
       `Parameter ${quote(key)} has a path of ${depth} names; at most ${limits.maxPathDepth} are allowed.`,
       { param: key, in: 'key', text: key },
       { start: 0, end: key.length },
-      'Use a shorter path, or raise the maxPathDepth limit.',
+      `Filter on a field of the resource: its path has at most ${limits.maxPathDepth} names (customerRef.id, lines.amount).`,
     ),
   );
   return true;
@@ -174,13 +184,28 @@ function parseFilters(filters: ParsedParam[], limits: Limits): void {
     }
   }
   for (let i = 0; i < filters.length; i++) {
-    if (filters[i]!.problems === undefined) explainParam(i, filters[i]!, tokens, layout, limits.maxDiagnostics);
+    const filter = filters[i]!;
+    const overLimit = filter.problems;
+    if (overLimit === undefined) {
+      explainParam(i, filter, tokens, layout, limits.maxDiagnostics);
+      continue;
+    }
+    // Over a limit of its value: not parsed further, but its key is still checked, first.
+    delete filter.problems;
+    checkKey(filter, limits.maxDiagnostics);
+    for (const d of overLimit) addProblem(filter, limits.maxDiagnostics, d);
   }
 }
 
-/** Takes a parsed parameter, unless a name in its path is reserved. */
+/** Takes a parameter that parsed as part of the whole query, unless a name in its path is reserved. */
 function accept(filter: ParsedParam, param: Param, max: number): void {
-  for (const name of param.path.names) {
+  reservedNames(filter, param.path, max);
+  if (filter.problems === undefined) filter.param = param;
+}
+
+/** One `INVALID_PATH` per reserved name in the path. */
+function reservedNames(filter: ParsedParam, path: Path, max: number): void {
+  for (const name of path.names) {
     if (RESERVED_NAMES.has(name.value)) {
       addProblem(
         filter,
@@ -195,7 +220,19 @@ function accept(filter: ParsedParam, param: Param, max: number): void {
       );
     }
   }
-  if (filter.problems === undefined) filter.param = param;
+}
+
+/**
+ * Checks the key of a parameter that did not parse as part of the whole query: what is
+ * wrong with it, or else the reserved names in it; a key with neither gets its `path`.
+ */
+function checkKey(filter: ParsedParam, max: number): void {
+  const problem = explainKey(filter.key, { param: filter.key, in: 'key', text: filter.key });
+  if (problem !== undefined) return addProblem(filter, max, problem);
+  const path = pathOf(filter.key, filter.key.length);
+  const before = filter.problems?.length ?? 0;
+  reservedNames(filter, path, max);
+  if ((filter.problems?.length ?? 0) === before) filter.path = path;
 }
 
 /**
@@ -242,7 +279,7 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
           `Parameter ${quote(filter.key)} has more than ${limits.maxClauses} clauses.`,
           where,
           { start: clauseStart - valueStart, end: filter.value.length },
-          'Combine fewer conditions in one parameter, or raise the maxClauses limit.',
+          `Send at most ${limits.maxClauses} clauses in one parameter; but on the fields of a list, the rest can go in a repeated parameter (totalAmount=gte:1&totalAmount=lte:9).`,
         );
       } else if (token.startOffset - operandStart > limits.maxOperandLength) {
         problem = diagnostic(
@@ -250,7 +287,7 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
           `Parameter ${quote(filter.key)} has an operand of ${token.startOffset - operandStart} characters; at most ${limits.maxOperandLength} are allowed.`,
           where,
           clauseSpan,
-          'Use a shorter operand, or raise the maxOperandLength limit.',
+          `Send an operand of at most ${limits.maxOperandLength} characters: a "%" wildcard, sent as %25, can stand for the rest of a long text.`,
         );
       } else if (wildcards > limits.maxWildcards) {
         problem = diagnostic(
@@ -258,7 +295,7 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
           `Parameter ${quote(filter.key)} has an operand with ${wildcards} wildcards; at most ${limits.maxWildcards} are allowed.`,
           where,
           clauseSpan,
-          'Use fewer "%" wildcards, or raise the maxWildcards limit.',
+          `Send at most ${limits.maxWildcards} "%" wildcards in one operand: a single "%" already matches any run of characters.`,
         );
       }
       if (problem !== undefined) {
@@ -287,12 +324,10 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
 function explainParam(index: number, filter: ParsedParam, tokens: IToken[], layout: Layout, max: number): void {
   const valueStart = layout.valueStart[index]!;
   const valueEnd = valueStart + filter.value.length;
-  const keyWhere = { param: filter.key, in: 'key' as const, text: filter.key };
   const valueWhere = { param: filter.key, in: 'value' as const, text: filter.value };
   const parser = filterParser();
 
-  const keyProblem = explainKey(filter.key, keyWhere);
-  if (keyProblem !== undefined) addProblem(filter, max, keyProblem);
+  checkKey(filter, max);
 
   if (filter.value === '') {
     addProblem(
@@ -365,15 +400,15 @@ function explainParam(index: number, filter: ParsedParam, tokens: IToken[], layo
     clauseStart = clauseEnd + 1;
   }
   if (filter.problems === undefined) {
-    const path = pathOf(filter.key, filter.key.length);
-    accept(filter, { type: 'Param', key: filter.key, value: filter.value, path, clauses, span: { start: 0, end: filter.value.length } }, max);
+    // checkKey found the key to be a path, reserved names included.
+    filter.param = { type: 'Param', key: filter.key, value: filter.value, path: filter.path!, clauses, span: { start: 0, end: filter.value.length } };
   }
 }
 
 /**
- * What is wrong with a key that did not lex as a `Key` token, found in its text: a
- * character no name may hold (the first run of them, as far as the next place a name
- * or a dot could start), otherwise an empty name, otherwise nothing.
+ * What is wrong with a key, found in its text: a character no name may hold (the first
+ * run of them, as far as the next place a name or a dot could start), otherwise an
+ * empty name; nothing for a path.
  */
 function explainKey(key: string, where: Location): Diagnostic | undefined {
   if (key === '') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineSchema, deposits, invoices } from '../../src/index';
+import { bills, check, defineSchema, deposits, invoices, parse, vendors, type QueryInput } from '../../src/index';
 import { accepted, expectDiagnostic, rejected, type DiagnosticRow } from './support';
 
 // One table per diagnostic code the validator produces (SPEC §4, §6). Path problems
@@ -181,6 +181,9 @@ describe('INVALID_NUMBER', () => {
     row('totalAmount=1|2', '1|2', OR_HINT),
     row('totalAmount=1,2', '1,2', OR_HINT),
     row('totalAmount=gte:1,2', '1,2', OR_HINT, [4, 7]),
+    // Thousands separators are not OR (issue 14, item 13).
+    row('totalAmount=gte:1,000', '1,000', /^Write a number without thousands separators: 1000\.$/, [4, 9]),
+    row('totalAmount=-12,345,678.5', '-12,345,678.5', /separators: -12345678\.5\.$/),
     row('totalAmount=05', '05', SYNTAX),
     row('totalAmount=%2B5', '+5', SYNTAX),
     row('totalAmount=.5', '.5', SYNTAX),
@@ -351,5 +354,49 @@ describe('every problem at once', () => {
       ['INVALID_NUMBER', 'x'],
       ['INVALID_NUMBER', 'y'],
     ]);
+  });
+});
+
+// Issue 14, item 13: messages show what was typed, hints say what the sender can do.
+describe('messages and hints', () => {
+  it('show an invalid escape as it was typed', () => {
+    expect(rejected('vendorName=a%5Cb', vendors)[0]!.message).toBe('Parameter "vendorName" has the escape "\\b", which is not one.');
+  });
+
+  it.each([
+    ['memo=100%', bills, 'memo=100%25'],
+    ['vendorName=%acme%', vendors, 'vendorName=%25acme%25'],
+    ['vendorName=%25ok%C3%28x%', vendors, 'vendorName=%25ok%25C3%28x%25'],
+    ['%zz=1', vendors, '%25zz'],
+  ])('MALFORMED_ENCODING of %s: the hint shows that parameter with its "%" sent as %25', (query, schema, fixed) => {
+    const [d] = rejected(query, schema).filter((e) => e.code === 'MALFORMED_ENCODING');
+    expect(d!.hint).toBe(`A "%" that is meant as the wildcard, or as a percent sign, is sent encoded as "%25": ${fixed}.`);
+  });
+
+  it.each<[unknown, string]>([
+    [undefined, 'undefined'],
+    [null, 'null'],
+    [42, 'a number'],
+    [new Map(), 'a Map'],
+  ])('say what a query that is not one is: %s', (input, what) => {
+    const result = check(input as QueryInput, vendors);
+    expect(result.ok === false && result.errors[0]!.message).toBe(
+      `The query must be a string, URL, URLSearchParams or plain object of strings, not ${what}.`,
+    );
+  });
+
+  // A client cannot raise a server's limit: the hint says what it can send instead.
+  it.each([
+    ['the query length', `vendorName=${'a'.repeat(9000)}`],
+    ['the parameters', 'a=1&'.repeat(65)],
+    ['the path depth', 'lines.a.b.c.d=1'],
+    ['the clauses', `totalAmount=${'1;'.repeat(16)}1`],
+    ['the operand length', `vendorName=${'a'.repeat(1025)}`],
+    ['the wildcards', `vendorName=${'%25a'.repeat(17)}`],
+  ])('LIMIT_EXCEEDED past %s: a hint for the client, not for the server', (_, query) => {
+    const result = parse(query);
+    const d = result.ok ? undefined : result.errors.find((e) => e.code === 'LIMIT_EXCEEDED');
+    expect(d?.hint).toMatch(/^Send |^Filter on /);
+    expect(d?.hint).not.toMatch(/raise|max[A-Z]|limit/);
   });
 });

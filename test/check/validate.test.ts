@@ -177,18 +177,37 @@ describe('check reports every problem of a query at once (SPEC §6)', () => {
     ]);
   });
 
-  it('a parameter with a syntax problem gets no validation problem: it has no meaning to check', () => {
-    expect(rejected('totalAmout=1;;2').map((e) => e.code)).toEqual(['EMPTY_CLAUSE']);
+  it('a parameter with a syntax problem gets no validation problem of its value: it has no meaning to check', () => {
+    expect(rejected('totalAmount=x;;2').map((e) => e.code)).toEqual(['EMPTY_CLAUSE']);
+  });
+
+  // Issue 14, item 13: nosuchfield=%acme% used to report only MALFORMED_ENCODING.
+  it.each([
+    ['a syntax problem', 'totalAmout=1;;2', ['UNKNOWN_FIELD', 'EMPTY_CLAUSE']],
+    ['an encoding problem', 'nosuchfield=%acme%', ['UNKNOWN_FIELD', 'MALFORMED_ENCODING']],
+    ['a limit of its value', `totalAmout=${'1;'.repeat(20)}1`, ['UNKNOWN_FIELD', 'LIMIT_EXCEEDED']],
+    ['a bare list', 'lines=%acme%', ['INVALID_PATH', 'MALFORMED_ENCODING']],
+    ['a removed field', 'memo="open', ['FIELD_REMOVED', 'UNTERMINATED_QUOTE']],
+    ['a key that is not a path', 'a-b=%zz', ['INVALID_PATH', 'MALFORMED_ENCODING']],
+    ['a reserved name', '__proto__=1;;2', ['INVALID_PATH', 'EMPTY_CLAUSE']],
+  ])('the key of a parameter with %s is checked all the same, and first', (_, query, codes) => {
+    expect(rejected(query).map((e) => e.code)).toEqual(codes);
+  });
+
+  it('the key of a pass-through parameter with a problem is not taken for an unknown field', () => {
+    expect(rejected('businessName=%acme%').map((e) => e.code)).toEqual(['MALFORMED_ENCODING']);
   });
 
   it('encoding problems and record values that are not text come in query order too', () => {
     expect(rejected('vendorName=gt:a&memo=%acme%&totalAmount=x').map((e) => [e.code, e.param])).toEqual([
       ['OPERATOR_NOT_SUPPORTED', 'vendorName'],
+      ['FIELD_REMOVED', 'memo'],
       ['MALFORMED_ENCODING', 'memo'],
       ['INVALID_NUMBER', 'totalAmount'],
     ]);
     expect(rejected({ totalAmount: 'x', lines: { description: 'a' } } as never).map((e) => e.code)).toEqual([
       'INVALID_NUMBER',
+      'INVALID_PATH',
       'INVALID_PARAMETER',
     ]);
   });
