@@ -1,8 +1,10 @@
+import { checkOptions } from '../diagnostics/arguments';
 import type { Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits } from '../input/limits';
 import type { Schema } from '../schema/define';
-import { parseParams, type ParseOptions } from '../syntax/parse';
+import { checkParamsOption, PARSE_OPTIONS, parseParams, type ParseOptions } from '../syntax/parse';
+import { expectSchema } from './arguments';
 import type { Filter } from './filter';
 import { FilterBuilder } from './validate';
 
@@ -17,8 +19,13 @@ export type CheckOptions = ParseOptions;
  * the whole query nothing else is done (SPEC §7).
  */
 export function check(input: QueryInput, schema: Schema, options?: CheckOptions): Result<Filter> {
+  expectSchema('check', schema);
+  if (options !== undefined) {
+    checkOptions('check', options, PARSE_OPTIONS);
+    checkParamsOption('check', options.params);
+  }
   const params = options?.params === undefined ? schema.params : [...schema.params, ...options.params];
-  const limits = resolveLimits(options?.limits);
+  const limits = resolveLimits(options?.limits, 'check');
   const parsed = parseParams(input, limits, params);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   const builder = new FilterBuilder(schema, parsed.params, undefined, limits.maxDiagnostics);

@@ -2,6 +2,7 @@ import type { FilterAst } from '../syntax/ast';
 import { formatAst, formatQuery, type PrintableClause, type PrintableParam } from '../syntax/format';
 import { formatDate } from '../values/date';
 import { formatNumber } from '../values/number';
+import { expectAstOrFilter } from './arguments';
 import type { Condition, Filter } from './filter';
 
 /**
@@ -10,6 +11,7 @@ import type { Condition, Filter } from './filter';
  * `check(format(filter), schema)` gives an equal filter back.
  */
 export function format(query: FilterAst | Filter): string {
+  expectAstOrFilter('format', query);
   return query.type === 'Query' ? formatAst(query) : formatQuery(query.params, query.conditions.map(printable));
 }
 

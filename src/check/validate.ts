@@ -1,9 +1,11 @@
 import { capDiagnostics, diagnostic, excerpt, MAX_DIAGNOSTICS, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { checkOptions } from '../diagnostics/arguments';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams } from '../syntax/ast';
-import type { ParseOptions } from '../syntax/parse';
+import { checkParamsOption, type ParseOptions } from '../syntax/parse';
 import { readDate, type DateProblem } from '../values/date';
 import { readNumber, type NumberProblem } from '../values/number';
+import { expectAst, expectSchema } from './arguments';
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from './filter';
 import { closest } from './suggest';
 
@@ -26,6 +28,10 @@ export interface ValidateOptions {
  * as sent.
  */
 export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptions): Result<Filter> {
+  expectAst('validate', ast);
+  expectSchema('validate', schema);
+  checkOptions('validate', options, ['params']);
+  checkParamsOption('validate', options?.params);
   const builder = new FilterBuilder(schema, ast.params, options?.params);
   for (const param of ast.filters) builder.add(param);
   return builder.result();

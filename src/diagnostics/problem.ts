@@ -1,4 +1,5 @@
 import type { DiagnosticCode } from './codes';
+import { checkOptions, expectDiagnostic, wrongArgument } from './arguments';
 import { capDiagnostics, cut, MAX_DIAGNOSTICS, type Diagnostic, type Span } from './diagnostic';
 
 /** One entry of the `errors` extension of a problem details body. */
@@ -49,8 +50,17 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
  * its user text cut as in messages.
  */
 export function toProblemDetails(errors: readonly Diagnostic[], options?: ProblemOptions): ProblemDetails {
+  const fn = 'toProblemDetails';
+  if (!Array.isArray(errors)) wrongArgument(fn, 'the diagnostics', 'an array (result.errors)', errors);
+  errors.forEach((d, i) => expectDiagnostic(fn, `errors[${i}]`, d));
+  checkOptions(fn, options, ['type', 'title', 'instance', 'maxDiagnostics']);
+  for (const key of ['type', 'title', 'instance'] as const) {
+    if (options?.[key] !== undefined && typeof options[key] !== 'string') wrongArgument(fn, `"${key}"`, 'a string', options[key]);
+  }
+  const max = options?.maxDiagnostics ?? MAX_DIAGNOSTICS;
+  if (!(max >= 1) || (Number.isFinite(max) && !Number.isInteger(max))) wrongArgument(fn, '"maxDiagnostics"', 'a positive integer or Infinity', max);
   const type = options?.type ?? 'about:blank';
-  const listed = capDiagnostics(errors, options?.maxDiagnostics ?? MAX_DIAGNOSTICS);
+  const listed = capDiagnostics(errors, max);
   return {
     type,
     title: options?.title ?? (type === 'about:blank' ? 'Bad Request' : 'Invalid query'),

@@ -1,3 +1,4 @@
+import { checkOptions, expectDiagnostic, isObject, wrongArgument } from './arguments';
 import { cut, type Diagnostic, type Span } from './diagnostic';
 
 /** How `formatDiagnostic` styles its parts. Each defaults to plain text; colour is the caller's choice. */
@@ -38,7 +39,11 @@ const plain = (t: string): string => t;
  * space bounded by its message and hint, whatever the length of the query.
  */
 export function formatDiagnostic(d: Diagnostic, options?: RenderOptions): string {
-  const style = options?.style ?? {};
+  return render(d, readOptions('formatDiagnostic', options), 'formatDiagnostic', 'the diagnostic');
+}
+
+function render(d: Diagnostic, style: DiagnosticStyle, fn: string, what: string): string {
+  expectDiagnostic(fn, what, d);
   // Messages and hints quote user text too: every line goes through visible().
   const lines = [`${(style.code ?? plain)(`error[${d.code}]`)}: ${visible(d.message)}`];
   if (d.param !== undefined && d.text !== undefined) {
@@ -93,7 +98,20 @@ function isHigh(c: number): boolean {
 
 /** Renders every diagnostic, separated by blank lines. */
 export function formatDiagnostics(diagnostics: readonly Diagnostic[], options?: RenderOptions): string {
-  return diagnostics.map((d) => formatDiagnostic(d, options)).join('\n\n');
+  if (!Array.isArray(diagnostics)) wrongArgument('formatDiagnostics', 'the diagnostics', 'an array (result.errors)', diagnostics);
+  const style = readOptions('formatDiagnostics', options);
+  return diagnostics.map((d, i) => render(d, style, 'formatDiagnostics', `diagnostics[${i}]`)).join('\n\n');
+}
+
+function readOptions(fn: string, options: RenderOptions | undefined): DiagnosticStyle {
+  checkOptions(fn, options, ['style']);
+  const style = options?.style;
+  if (style === undefined) return {};
+  if (!isObject(style)) wrongArgument(fn, '"style"', 'an object of functions (code, caret, hint), such as ANSI_STYLE', style);
+  for (const part of ['code', 'caret', 'hint'] as const) {
+    if (style[part] !== undefined && typeof style[part] !== 'function') wrongArgument(fn, `"style.${part}"`, 'a function from text to styled text', style[part]);
+  }
+  return style;
 }
 
 /**

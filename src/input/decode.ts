@@ -1,4 +1,5 @@
 import { diagnostic, excerpt, quote, type Diagnostic, type Span } from '../diagnostics/diagnostic';
+import { describe } from '../diagnostics/arguments';
 import type { Limits } from './limits';
 
 /** A record as Express or Fastify give it: values already decoded. */
@@ -317,29 +318,13 @@ function invalidRecordValue(key: string, value: unknown): Diagnostic {
   const nested = typeof value === 'object' && value !== null && !Array.isArray(value);
   return diagnostic(
     'INVALID_PARAMETER',
-    `Parameter ${quote(key)} must be a string or a list of strings, not ${describe(value)}.`,
+    `Parameter ${quote(key)} must be a string or a list of strings, not ${Array.isArray(value) ? 'a list with non-string items' : describe(value)}.`,
     { param: key, in: 'value', text: '' },
     undefined,
     nested
       ? 'Bracket syntax such as a[b]=1 is not part of the filter language: address sub-properties with a dot path (customerRef.id=42), and configure the query parser not to nest.'
       : 'Send every value as text.',
   );
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'a list with non-string items';
-  if (typeof value !== 'object') return `a ${typeof value}`;
-  if (isRecord(value)) return 'an object';
-  try {
-    const tag = Object.prototype.toString.call(value).slice(8, -1);
-    if (tag !== 'Object') return `a ${tag}`;
-    const name: unknown = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } }).constructor?.name;
-    return typeof name === 'string' && name !== '' ? `an instance of ${name}` : 'an object with a prototype';
-  } catch {
-    return 'an object that cannot be read';
-  }
 }
 
 function queryTooLong(length: number, limits: Limits): Diagnostic {

@@ -1,3 +1,5 @@
+import { isObject, wrongArgument } from '../diagnostics/arguments';
+
 /**
  * The limits of SPEC §7, each protecting the work after it and checked before that
  * work, and the limit on output of SPEC §12 (`maxDiagnostics`).
@@ -34,19 +36,21 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
 });
 
 /**
- * Fills the limits a caller left out with the defaults. A limit that is not a
- * non-negative integer (or `Infinity`) is a programmer error and throws.
+ * Fills the limits a caller left out with the defaults. A limit that is unknown, or not
+ * a non-negative integer (or `Infinity`), is a programmer error of `fn` and throws.
  */
-export function resolveLimits(overrides: Partial<Limits> | undefined): Limits {
+export function resolveLimits(overrides: Partial<Limits> | undefined, fn: string): Limits {
   if (overrides === undefined) return DEFAULT_LIMITS;
+  const names = Object.keys(DEFAULT_LIMITS);
+  if (!isObject(overrides)) wrongArgument(fn, '"limits"', `an object of limits (${names.join(', ')})`, overrides);
   const limits: Record<string, number> = { ...DEFAULT_LIMITS };
   for (const [name, value] of Object.entries(overrides)) {
     if (value === undefined) continue;
-    if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw new TypeError(`Unknown limit "${name}".`);
+    if (!Object.hasOwn(DEFAULT_LIMITS, name)) throw new TypeError(`${fn}: unknown limit ${JSON.stringify(name)}; the limits are ${names.join(', ')}.`);
     // A failed result with no diagnostic at all would say nothing: maxDiagnostics is at least 1.
     const least = name === 'maxDiagnostics' ? 1 : 0;
     if (typeof value !== 'number' || !(value >= least) || (Number.isFinite(value) && !Number.isInteger(value))) {
-      throw new TypeError(`Limit "${name}" must be ${least === 1 ? 'a positive' : 'a non-negative'} integer or Infinity.`);
+      wrongArgument(fn, `the limit "${name}"`, `${least === 1 ? 'a positive' : 'a non-negative'} integer or Infinity`, value);
     }
     limits[name] = value;
   }

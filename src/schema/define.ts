@@ -97,6 +97,7 @@ export interface FieldValueTypes {
  */
 export function defineSchema<const S extends SchemaSpec>(spec: S): Schema<S> {
   if (typeof spec !== 'object' || spec === null) fail('a schema spec must be an object with "fields"');
+  if (spec.fields instanceof Map) fail('this is already a schema: use it as it is');
   onlyKnown(spec, SPEC_KEYS, 'a schema spec');
   if (typeof spec.fields !== 'object' || spec.fields === null || Array.isArray(spec.fields)) {
     fail('"fields" must be an object of field specs');

@@ -74,12 +74,12 @@ export interface FilterAst {
   readonly params: PassThroughParams;
 }
 
-/** Whether an operand holds a wildcard. */
+/** Whether an operand has wildcards; `false` for anything that is not a Pattern node. */
 export function isPattern(operand: Operand): operand is Pattern {
-  return operand.type === 'Pattern';
+  return typeof operand === 'object' && operand !== null && operand.type === 'Pattern';
 }
 
-/** Whether an operator is one of the comparison operators. */
+/** Whether an operator is one of the comparison operators; `false` for `eq` and for anything else. */
 export function isComparison(operator: Operator): operator is ComparisonOperator {
-  return operator !== 'eq';
+  return (COMPARISON_OPERATORS as readonly string[]).includes(operator);
 }

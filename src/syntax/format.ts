@@ -1,3 +1,4 @@
+import { wrongArgument } from '../diagnostics/arguments';
 import type { FilterAst, Operator, PassThroughParams } from './ast';
 
 /** An operand as the printer needs it: the AST's operands have this shape. */
@@ -92,6 +93,7 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-
 
 /** Percent-encodes a key or value for a query string. */
 export function encodeComponent(text: string): string {
+  if (typeof text !== 'string') wrongArgument('encodeComponent', 'the text', 'a string', text);
   let out = '';
   let from = 0;
   for (let i = 0; i < text.length; i++) {

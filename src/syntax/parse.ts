@@ -1,5 +1,6 @@
 import type { IToken } from 'chevrotain';
 import { capDiagnostics, diagnostic, excerpt, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { checkOptions, wrongArgument } from '../diagnostics/arguments';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
 import type { Clause, FilterAst, Param, PassThroughParams, Path } from './ast';
@@ -16,6 +17,9 @@ export interface ParseOptions {
    */
   readonly params?: readonly string[] | ReadonlySet<string>;
 }
+
+/** The keys of `ParseOptions` (and of `check`'s), for the check of the options argument. */
+export const PARSE_OPTIONS = ['limits', 'params'] as const;
 
 /** Names that would reach an object's prototype machinery: refused in every path. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -47,7 +51,9 @@ export type ParsedQuery =
  * is a diagnostic in one `Result`, in query order.
  */
 export function parse(input: QueryInput, options?: ParseOptions): Result<FilterAst> {
-  const limits = resolveLimits(options?.limits);
+  checkOptions('parse', options, PARSE_OPTIONS);
+  checkParamsOption('parse', options?.params);
+  const limits = resolveLimits(options?.limits, 'parse');
   const parsed = parseParams(input, limits, options?.params);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   const errors: Diagnostic[] = [];
@@ -93,14 +99,20 @@ const EMPTY_KEYS: readonly string[] = [];
 export type Keys = readonly string[] | ReadonlySet<string>;
 
 function passThroughKeys(keys: Keys | undefined): Keys {
-  if (keys === undefined) return EMPTY_KEYS;
-  const isArray = Array.isArray(keys);
-  if (!isArray && !(keys instanceof Set)) throw new TypeError('parse: "params" must be an array or Set of keys.');
-  // A pass-through value is stored under its key: "__proto__" would not be stored at all.
-  if (isArray ? keys.includes('__proto__') : keys.has('__proto__')) {
-    throw new TypeError('parse: "__proto__" cannot be a pass-through parameter.');
+  return keys ?? EMPTY_KEYS;
+}
+
+/**
+ * Checks a `params` option of `fn`: an array or Set of names. A pass-through value is
+ * stored under its key, where "__proto__" would not be stored at all.
+ */
+export function checkParamsOption(fn: string, keys: unknown): void {
+  if (keys === undefined) return;
+  if (!Array.isArray(keys) && !(keys instanceof Set)) wrongArgument(fn, '"params"', 'an array or Set of parameter names', keys);
+  for (const key of keys as Iterable<unknown>) {
+    if (typeof key !== 'string') wrongArgument(fn, 'each of "params"', 'a parameter name', key);
+    if (key === '__proto__') throw new TypeError(`${fn}: "__proto__" cannot be a pass-through parameter.`);
   }
-  return keys;
 }
 
 function isPassThrough(keys: Keys, key: string): boolean {

@@ -148,7 +148,7 @@ describe('parse: the tree', () => {
   it('refuses a limit that is not a non-negative integer: a programmer error, thrown', () => {
     expect(() => parse('a=1', { limits: { maxParams: -1 } })).toThrow(TypeError);
     expect(() => parse('a=1', { limits: { maxParams: 1.5 } })).toThrow(TypeError);
-    expect(() => parse('a=1', { limits: { maxParms: 1 } as never })).toThrow(/Unknown limit/);
+    expect(() => parse('a=1', { limits: { maxParms: 1 } as never })).toThrow(/unknown limit "maxParms"; the limits are maxQueryLength/);
     expect(parse('a=1', { limits: { maxParams: Infinity } }).ok).toBe(true);
   });
 });

@@ -1,0 +1,76 @@
+import { quote, type Diagnostic } from './diagnostic';
+
+/**
+ * The arguments of the public functions. A wrong argument is a programmer error, not bad
+ * input: it throws a `TypeError` that names the function and the argument, says what
+ * was expected and what came instead. (A bad query is never thrown: it is a diagnostic.)
+ */
+
+/**
+ * What a value is, for a message: `undefined`, `null`, `-1`, `true`, `the string "abc"`,
+ * `a function`, `an array`, `a Map`, `an instance of Vendor`, `an object`.
+ */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'string') return `the string ${quote(value)}`;
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value !== 'object') return withArticle(typeof value);
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) return 'an object';
+  try {
+    const tag = Object.prototype.toString.call(value).slice(8, -1);
+    if (tag !== 'Object') return withArticle(tag);
+    const name: unknown = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+    return typeof name === 'string' && name !== '' ? `an instance of ${name}` : 'an object with a prototype';
+  } catch {
+    return 'an object that cannot be read';
+  }
+}
+
+function withArticle(noun: string): string {
+  // "a URL", "a Uint8Array", "a symbol", "an Int8Array", "an Error".
+  return `${/^[aeio]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+/** Throws `TypeError("fn: what must be expected, not …")`, with a hint when one helps. */
+export function wrongArgument(fn: string, what: string, expected: string, value: unknown, hint?: string): never {
+  throw new TypeError(`${fn}: ${what} must be ${expected}, not ${describe(value)}.${hint === undefined ? '' : ` ${hint}`}`);
+}
+
+/** True for a value that can hold named options: an object that is not an array. */
+export function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks an options argument: `undefined`, or an object whose own keys are all known.
+ * A misspelt option would otherwise be ignored without a word (`{ limit: … }`).
+ */
+export function checkOptions(fn: string, options: unknown, known: readonly string[]): void {
+  if (options === undefined) return;
+  if (!isObject(options)) wrongArgument(fn, 'the options', `an object (${known.join(', ')})`, options);
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`${fn}: unknown option ${JSON.stringify(key)}; the options are ${known.join(', ')}.`);
+    }
+  }
+}
+
+/** Checks that `fn` was given a diagnostic (`what` names it), as far as rendering needs. */
+export function expectDiagnostic(fn: string, what: string, d: unknown): asserts d is Diagnostic {
+  if (!isObject(d) || typeof d.code !== 'string' || typeof d.message !== 'string') {
+    wrongArgument(fn, what, 'a diagnostic, with a code and a message', d, Array.isArray(d) ? 'Pass each diagnostic, or the list to formatDiagnostics.' : undefined);
+  }
+  for (const field of ['param', 'text', 'hint'] as const) {
+    if (d[field] !== undefined && typeof d[field] !== 'string') wrongArgument(fn, `${what}.${field}`, 'a string', d[field]);
+  }
+  const span = d.span;
+  if (span === undefined) return;
+  const length = typeof d.text === 'string' ? d.text.length : Infinity;
+  if (!isObject(span) || !Number.isInteger(span.start) || !Number.isInteger(span.end) || !(0 <= (span.start as number) && (span.start as number) <= (span.end as number) && (span.end as number) <= length)) {
+    wrongArgument(fn, `${what}.span`, 'offsets { start, end } with 0 ≤ start ≤ end ≤ the length of its text', span);
+  }
+}

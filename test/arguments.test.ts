@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index';
+import { check, defineSchema, format, formatDiagnostic, formatDiagnostics, isComparison, isPattern, parse, toProblemDetails, validate, vendors } from '../src/index';
+
+// Issue 14, item 12: a wrong argument to a public function is a programmer error. It
+// throws a TypeError that names the function and says what was expected, never a
+// TypeError from deep inside ("Cannot read properties of undefined").
+
+const spec = { fields: { vendorName: 'string' } } as const;
+const ast = (() => {
+  const result = parse('vendorName=acme');
+  if (!result.ok) throw new Error('parses');
+  return result.value;
+})();
+const filter = (() => {
+  const result = check('vendorName=acme', vendors);
+  if (!result.ok) throw new Error('checks');
+  return result.value;
+})();
+const d: api.Diagnostic = { code: 'EMPTY_VALUE', message: 'm', param: 'k', in: 'value', text: 'abc', span: { start: 0, end: 1 } };
+
+const cases: [string, () => unknown, RegExp][] = [
+  // check
+  ['check: a schema spec', () => check('a=1', spec as never), /^check: the schema must be a schema made by defineSchema\(\), not an object\. This is a schema spec: pass defineSchema\(spec\)/],
+  ['check: no schema', () => check('a=1', undefined as never), /^check: the schema must be a schema made by defineSchema\(\), not undefined\.$/],
+  ['check: a resource name', () => check('a=1', 'vendors' as never), /not the string "vendors"\.$/],
+  ['check: options that are not an object', () => check('a=1', vendors, 5 as never), /^check: the options must be an object \(limits, params\), not 5\.$/],
+  ['check: an unknown option', () => check('a=1', vendors, { caseInsensitive: true } as never), /^check: unknown option "caseInsensitive"; the options are limits, params\.$/],
+  ['check: params as a string', () => check('a=1', vendors, { params: 'limit' as never }), /^check: "params" must be an array or Set of parameter names, not the string "limit"\.$/],
+  ['check: a param that is not a name', () => check('a=1', vendors, { params: [5 as never] }), /^check: each of "params" must be a parameter name, not 5\.$/],
+  ['check: limits that are not an object', () => check('a=1', vendors, { limits: 100 as never }), /^check: "limits" must be an object of limits \(maxQueryLength, .*\), not 100\.$/],
+  ['check: a negative limit', () => check('a=1', vendors, { limits: { maxClauses: -1 } }), /^check: the limit "maxClauses" must be a non-negative integer or Infinity, not -1\.$/],
+  ['check: a misspelt limit', () => check('a=1', vendors, { limits: { maxClause: 1 } as never }), /^check: unknown limit "maxClause"; the limits are /],
+  // parse
+  ['parse: an unknown option', () => parse('a=1', { limit: {} } as never), /^parse: unknown option "limit"; the options are limits, params\.$/],
+  ['parse: "__proto__" passed through', () => parse('a=1', { params: ['__proto__'] }), /^parse: "__proto__" cannot be a pass-through parameter\.$/],
+  // validate
+  ['validate: a Result', () => validate(parse('a=1') as never, vendors), /^validate: the syntax tree must be the value of a successful parse\(\) \(type "Query"\), not an object\. This is a Result: check result\.ok, then pass result\.value\.$/],
+  ['validate: a schema spec', () => validate(ast, spec as never), /^validate: the schema must be a schema made by defineSchema\(\)/],
+  ['validate: a hand-built tree with a bad operator', () => validate({ ...ast, filters: [{ ...ast.filters[0]!, clauses: [{ ...ast.filters[0]!.clauses[0]!, operator: 'ge' as never }] }] }, vendors), /^validate: filters\[0\]\.clauses\[0\] must be a Clause node with an operator \(eq, gt, gte, lt, lte\), not an object\.$/],
+  ['validate: a Param without a path', () => validate({ ...ast, filters: [{ ...ast.filters[0]!, path: undefined as never }] }, vendors), /^validate: filters\[0\]\.path must be a Path node/],
+  ['validate: an unknown option', () => validate(ast, vendors, { limits: {} } as never), /^validate: unknown option "limits"; the options are params\.$/],
+  // format
+  ['format: a failed parse', () => format((parse('a=') as { value?: never }).value as never), /^format: its argument must be a Filter \(the value of a successful check\(\)\) or a syntax tree \(of parse\(\)\), not undefined\.$/],
+  ['format: a Result', () => format(check('vendorName=a', vendors) as never), /This is a Result: check result\.ok, then pass result\.value\.$/],
+  ['format: a hand-built condition of no type', () => format({ ...filter, conditions: [{ ...filter.conditions[0]!, type: 'text' as never }] }), /^format: conditions\[0\] must be a condition with a key, a type \(number, string, date, id\) and tests, not an object\.$/],
+  // rendering
+  ['formatDiagnostic: the list', () => formatDiagnostic([d] as never), /^formatDiagnostic: the diagnostic must be a diagnostic, with a code and a message, not an array\. Pass each diagnostic, or the list to formatDiagnostics\.$/],
+  ['formatDiagnostic: a span past the text', () => formatDiagnostic({ ...d, span: { start: 2, end: 9 } }), /^formatDiagnostic: the diagnostic\.span must be offsets/],
+  ['formatDiagnostic: a style that is not functions', () => formatDiagnostic(d, { style: { code: 'red' as never } }), /^formatDiagnostic: "style\.code" must be a function from text to styled text, not the string "red"\.$/],
+  ['formatDiagnostics: one diagnostic', () => formatDiagnostics(d as never), /^formatDiagnostics: the diagnostics must be an array \(result\.errors\), not an object\.$/],
+  ['formatDiagnostics: a Result', () => formatDiagnostics([check('a=', vendors)] as never), /^formatDiagnostics: diagnostics\[0\] must be a diagnostic/],
+  // problem details
+  ['toProblemDetails: a Result', () => toProblemDetails(check('a=', vendors) as never), /^toProblemDetails: the diagnostics must be an array \(result\.errors\), not an object\.$/],
+  ['toProblemDetails: an instance that is not text', () => toProblemDetails([d], { instance: new URL('http://x/') as never }), /^toProblemDetails: "instance" must be a string, not a URL\.$/],
+  ['toProblemDetails: no room for a diagnostic', () => toProblemDetails([d], { maxDiagnostics: 0 }), /^toProblemDetails: "maxDiagnostics" must be a positive integer or Infinity, not 0\.$/],
+  // the rest
+  ['encodeComponent: a number', () => api.encodeComponent(42 as never), /^encodeComponent: the text must be a string, not 42\.$/],
+  ['defineSchema: a schema', () => defineSchema(vendors as never), /^defineSchema: this is already a schema: use it as it is\.$/],
+];
+
+describe('public functions refuse wrong arguments with a TypeError that says what was expected', () => {
+  it.each(cases)('%s', (_, call, message) => {
+    expect(call).toThrow(TypeError);
+    expect(call).toThrow(message);
+  });
+
+  it('the type guards answer false for anything else', () => {
+    expect(isPattern(undefined as never)).toBe(false);
+    expect(isComparison('ge' as never)).toBe(false);
+    expect(isComparison('gte')).toBe(true);
+  });
+
+  it('a query that is not one stays a diagnostic: bad input, not a programmer error', () => {
+    for (const input of [undefined, null, 42, [], new Map()]) {
+      const result = check(input as never, vendors);
+      expect(result.ok === false && result.errors.map((e) => e.code)).toEqual(['INVALID_PARAMETER']);
+    }
+  });
+});
