@@ -14,6 +14,8 @@ import { collectionRoutes } from './routes/collections';
 import { depositRoutes } from './routes/deposits';
 import type { Store } from './store/store';
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Options of `buildApp`. */
 export interface AppOptions {
   readonly store: Store;
@@ -53,6 +55,22 @@ export function buildApp({ store, logger = false }: AppOptions): FastifyInstance
         }),
       );
     },
+  });
+
+  // Fastify's JSON parser decodes the body leniently, and invalid UTF-8 would be stored
+  // as U+FFFD: the body is decoded strictly first, then parsed by Fastify's own parser
+  // (which keeps its refusal of "__proto__" and "constructor" keys).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body as Buffer);
+    } catch {
+      done(Object.assign(new Error('The body is not valid UTF-8.'), { statusCode: 400 }), undefined);
+      return;
+    }
+    parseJson(request, text, done);
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -46,3 +46,12 @@ export function problem(status: number, detail: string, instance?: string, exten
 export function sendProblem(reply: FastifyReply, body: Problem | ProblemDetails): FastifyReply {
   return reply.code(body.status).type(PROBLEM_CONTENT_TYPE).send(body);
 }
+
+/**
+ * Text the API can store: well-formed Unicode without NUL. Postgres refuses both in
+ * `text` and `jsonb` (a lone surrogate arrives through a JSON escape such as "\\ud800",
+ * NUL through "\\u0000" or a %00 in a path), which would make the request fail with a 500.
+ */
+export function isStorableText(text: string): boolean {
+  return text.isWellFormed() && !text.includes('\0');
+}

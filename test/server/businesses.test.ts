@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../support/server';
+import { describeEachStore } from '../support/stores';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -89,5 +90,21 @@ describe('businesses with special characters', () => {
       expect(response.status, JSON.stringify(bad)).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     }
+  });
+});
+
+// Issue 14, item 8: Postgres refuses NUL in text, and DELETE /businesses/%00 was a 500.
+describeEachStore('names no business can have, in a DELETE path', (current) => {
+  it.each([
+    ['%00', '%00'],
+    ['a%00b', 'a%00b'],
+    ['a tab', 'tab%09here'],
+    ['201 characters', 'x'.repeat(201)],
+  ])('%s is a 400 problem, and nothing is deleted', async (_, segment) => {
+    const before = (await getPage(current(), '/businesses?limit=500')).pagination.count;
+    const { status, body } = await getProblem(current(), `/businesses/${segment}`, { method: 'DELETE' });
+    expect(status).toBe(400);
+    expect(body.detail).toMatch(/^No business can be named .*: businessName must /);
+    expect((await getPage(current(), '/businesses?limit=500')).pagination.count).toBe(before);
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_LINES } from '../../examples/server/routes/deposits';
 import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../support/server';
+import { describeEachStore } from '../support/stores';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -85,5 +87,59 @@ describe('POST /Deposit', () => {
     expect(form.status).toBe(415);
     const text = await getProblem(server, '/Deposit', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"lines": [{"amount": 1}]}' });
     expect(text.status).toBe(400);
+  });
+});
+
+// Issue 14, item 9: each of these was stored (a null total, U+FFFD for the bad bytes) or
+// failed with a 500 in Postgres; each is a problem now, and nothing is stored.
+describeEachStore('POST /Deposit refuses what it cannot store', (current) => {
+  async function count(): Promise<number> {
+    return (await getPage(current(), '/deposits?limit=1')).pagination.count;
+  }
+
+  function postRaw(body: string | Uint8Array): Promise<Response> {
+    return current().request('/Deposit', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  }
+
+  it.each([
+    ['amounts whose total overflows', '{"lines":[{"amount":1e308},{"amount":1e308}]}', '/lines', /add up to more than a number can hold/],
+    ['NUL in the memo', '{"memo":"a\\u0000b","lines":[{"amount":1}]}', '/memo', /without NUL/],
+    ['a lone surrogate in a description', '{"lines":[{"amount":1,"description":"\\ud800"}]}', '/lines/0/description', /without NUL/],
+  ])('%s: a 400 problem pointing at it', async (_, body, pointer, detail) => {
+    const before = await count();
+    const response = await postRaw(body);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = (await response.json()) as { errors: { pointer: string; detail: string }[] };
+    expect(problem.errors).toEqual([{ pointer, detail: expect.stringMatching(detail) }]);
+    expect(await count()).toBe(before);
+  });
+
+  it('invalid UTF-8 in the body: a 400 problem, not U+FFFD stored', async () => {
+    const before = await count();
+    const body = Buffer.concat([Buffer.from('{"memo":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('","lines":[{"amount":1}]}')]);
+    const { status, body: problem } = await getProblem(current(), '/Deposit', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect(status).toBe(400);
+    expect(problem.detail).toBe('The body is not valid UTF-8.');
+    expect(await count()).toBe(before);
+  });
+
+  it('keeps refusing "__proto__" keys in a JSON body', async () => {
+    const { status } = await getProblem(current(), '/Deposit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"__proto__":{"x":1},"lines":[{"amount":1}]}' });
+    expect(status).toBe(400);
+  });
+
+  it(`takes ${MAX_LINES} lines, and answers 413 past that`, async () => {
+    const lines = (n: number): string => JSON.stringify({ lines: Array.from({ length: n }, () => ({ amount: 1 })) });
+    const before = await count();
+    const tooMany = await postRaw(lines(MAX_LINES + 1));
+    expect(tooMany.status).toBe(413);
+    expect(((await tooMany.json()) as { errors: { pointer: string }[] }).errors).toEqual([
+      { pointer: '/lines', detail: `A deposit has at most ${MAX_LINES} lines, not ${MAX_LINES + 1}: post the rest as another deposit.` },
+    ]);
+    expect(await count()).toBe(before);
+    const enough = await postRaw(lines(MAX_LINES));
+    expect(enough.status).toBe(201);
+    expect(((await enough.json()) as { data: { totalAmount: number } }).data.totalAmount).toBe(MAX_LINES);
   });
 });

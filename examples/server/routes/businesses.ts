@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { problem, sendProblem, splitUrl, type BodyError } from '../http';
+import { isStorableText, problem, sendProblem, splitUrl, type BodyError } from '../http';
 import type { Store } from '../store/store';
 
 /** The longest business name accepted. */
@@ -29,6 +29,9 @@ export function businessRoutes(app: FastifyInstance, store: Store): void {
 
   app.delete<{ Params: { businessName: string } }>('/businesses/:businessName', async (request, reply) => {
     const name = request.params.businessName;
+    // A name no business can have (%00 in the path): a 400, not a query that fails.
+    const wrong = nameProblem(name);
+    if (wrong !== undefined) return sendProblem(reply, problem(400, `No business can be named ${JSON.stringify(name)}: ${wrong}`, splitUrl(request.url).path));
     const removed = await store.remove('businesses', { businessName: name });
     if (removed === 0) {
       return sendProblem(reply, problem(404, `No business is named ${JSON.stringify(name)}.`, splitUrl(request.url).path));
@@ -41,13 +44,15 @@ export function businessRoutes(app: FastifyInstance, store: Store): void {
 function readName(body: unknown): string | BodyError {
   const name = typeof body === 'object' && body !== null && Object.hasOwn(body, 'businessName') ? (body as { businessName: unknown }).businessName : undefined;
   if (typeof name !== 'string') return { pointer: '/businessName', detail: 'Send { "businessName": "…" }, the name as a string.' };
-  if (name === '' || name.length > MAX_NAME_LENGTH) {
-    return { pointer: '/businessName', detail: `businessName must have 1 to ${MAX_NAME_LENGTH} characters.` };
-  }
-  // JSON can carry lone surrogates and control characters, which are not a name.
+  const wrong = nameProblem(name);
+  return wrong === undefined ? name : { pointer: '/businessName', detail: wrong };
+}
+
+/** What makes a text no business's name, if anything: the same rule for creating one and naming one to delete. */
+function nameProblem(name: string): string | undefined {
+  if (name === '' || name.length > MAX_NAME_LENGTH) return `businessName must have 1 to ${MAX_NAME_LENGTH} characters.`;
+  // JSON and percent-encoding can carry lone surrogates and control characters, which are not a name.
   // eslint-disable-next-line no-control-regex
-  if (!name.isWellFormed() || /[\u0000-\u001f\u007f-\u009f]/.test(name)) {
-    return { pointer: '/businessName', detail: 'businessName must be Unicode text without control characters.' };
-  }
-  return name;
+  if (!isStorableText(name) || /[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'businessName must be Unicode text without control characters.';
+  return undefined;
 }

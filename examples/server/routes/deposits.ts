@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { problem, sendProblem, splitUrl, type BodyError } from '../http';
+import { isStorableText, problem, sendProblem, splitUrl, type BodyError } from '../http';
 import type { Item, Store } from '../store/store';
 
 /** The release that stopped storing `memo` under a deposit's lines (RFC 9745 wants the instant, in seconds). */
 export const LINE_MEMO_DEPRECATED = { date: '2023-01-09', seconds: Date.UTC(2023, 0, 9) / 1000 } as const;
+
+/**
+ * The most lines one deposit may have: more is a 413. Every line is stored and read
+ * back by each `GET /deposits?lines.…`: one deposit of 60,000 lines made each such
+ * request take 170 ms.
+ */
+export const MAX_LINES = 1000;
 
 /** A deposit as posted, checked: ready to store, and the lines whose memo was dropped. */
 interface PostedDeposit {
@@ -23,7 +30,8 @@ export function depositRoutes(app: FastifyInstance, store: Store): void {
     const { path } = splitUrl(request.url);
     const posted = readDeposit(request.body, new Date());
     if ('errors' in posted) {
-      return sendProblem(reply, problem(400, 'The deposit is not valid: see errors.', path, { errors: posted.errors }));
+      const detail = posted.status === 413 ? `A deposit has at most ${MAX_LINES} lines: see errors.` : 'The deposit is not valid: see errors.';
+      return sendProblem(reply, problem(posted.status ?? 400, detail, path, { errors: posted.errors }));
     }
     await store.insert('deposits', posted.deposit);
     reply.code(201);
@@ -46,14 +54,19 @@ function plural(n: number, word: string): string {
 }
 
 /**
- * Checks a posted body: a JSON object with `lines`, a non-empty array of objects each
- * with a finite number `amount` and an optional string `description`; an optional
- * string `memo`; an optional `txnDate` (`YYYY-MM-DD`, today in UTC when absent).
+ * Checks a posted body: a JSON object with `lines`, a non-empty array of at most
+ * `MAX_LINES` objects each with a finite number `amount` and an optional string
+ * `description`; an optional string `memo`; an optional `txnDate` (`YYYY-MM-DD`, today
+ * in UTC when absent). Text must be storable (no NUL, no lone surrogate), and the total
+ * a finite number. Too many lines is a 413, anything else a 400.
  */
-export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors: BodyError[] } {
+export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors: BodyError[]; status?: 413 } {
   if (!isObject(body)) return { errors: [{ pointer: '', detail: 'The body must be a JSON object: { "memo": …, "lines": [{ "amount": 100 }] }.' }] };
+  if (Array.isArray(body.lines) && body.lines.length > MAX_LINES) {
+    return { status: 413, errors: [{ pointer: '/lines', detail: `A deposit has at most ${MAX_LINES} lines, not ${body.lines.length}: post the rest as another deposit.` }] };
+  }
   const errors: BodyError[] = [];
-  if (Object.hasOwn(body, 'memo') && typeof body.memo !== 'string') errors.push({ pointer: '/memo', detail: 'memo must be a string.' });
+  if (Object.hasOwn(body, 'memo')) checkText(body.memo, '/memo', 'memo', errors);
   const txnDate = Object.hasOwn(body, 'txnDate') ? body.txnDate : now.toISOString().slice(0, 10);
   if (typeof txnDate !== 'string' || !isCalendarDate(txnDate)) {
     errors.push({ pointer: '/txnDate', detail: 'txnDate must be a date written YYYY-MM-DD.' });
@@ -71,15 +84,15 @@ export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors:
       if (typeof line.amount !== 'number' || !Number.isFinite(line.amount)) {
         errors.push({ pointer: `/lines/${i}/amount`, detail: 'amount must be a number.' });
       }
-      if (Object.hasOwn(line, 'description') && typeof line.description !== 'string') {
-        errors.push({ pointer: `/lines/${i}/description`, detail: 'description must be a string.' });
-      }
+      if (Object.hasOwn(line, 'description')) checkText(line.description, `/lines/${i}/description`, 'description', errors);
       if (Object.hasOwn(line, 'memo')) droppedMemoLines.push(i);
       lines.push({ amount: line.amount, ...(Object.hasOwn(line, 'description') ? { description: line.description } : {}) });
     });
   }
   if (errors.length > 0) return { errors };
   const totalAmount = Math.round(lines.reduce((sum, line) => sum + (line.amount as number), 0) * 100) / 100;
+  // Finite amounts can add up past the largest double: JSON would store the total as null.
+  if (!Number.isFinite(totalAmount)) return { errors: [{ pointer: '/lines', detail: 'The amounts add up to more than a number can hold.' }] };
   const deposit: Item = {
     id: `dep_${randomUUID()}`,
     ...(Object.hasOwn(body, 'memo') ? { memo: body.memo } : {}),
@@ -88,6 +101,12 @@ export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors:
     lines,
   };
   return { deposit, droppedMemoLines };
+}
+
+/** A string the API can store, or a problem at `pointer`. */
+function checkText(value: unknown, pointer: string, name: string, errors: BodyError[]): void {
+  if (typeof value !== 'string') errors.push({ pointer, detail: `${name} must be a string.` });
+  else if (!isStorableText(value)) errors.push({ pointer, detail: `${name} must be Unicode text without NUL (U+0000).` });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
