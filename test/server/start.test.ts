@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Issue 14, item 11: `npm start` ran the server under a shell and tsx's own child, so
+// `kill <pid>` of what it started left the server running. Tested for real: spawn,
+// signal, observe. (`--ignore-scripts` skips `prestart`, the build: `npm test` has
+// built dist/ already, and a build during the tests would rewrite it under them.)
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const env = { ...process.env, HOST: '127.0.0.1', STORE: 'memory', NO_COLOR: '1' };
+
+/** Everything a process writes, as it comes, and a promise of its exit. */
+function watch(child: ChildProcess): { out: () => string; err: () => string; exit: Promise<[number | null, NodeJS.Signals | null]> } {
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  return { out: () => out, err: () => err, exit: once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]> };
+}
+
+/** Resolves with the first match of `pattern` in what `read` returns, polling. */
+async function waitFor(read: () => string, pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(read());
+    if (match !== null) return match;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; got:\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function refused(url: string): Promise<boolean> {
+  try {
+    await fetch(url);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+describe('npm start', () => {
+  it('stops when the process it started gets SIGTERM, closing the server cleanly', async () => {
+    const npm = spawn('npm', ['start', '--ignore-scripts'], { cwd: root, env: { ...env, PORT: '0' } });
+    const run = watch(npm);
+    try {
+      const [, base] = await waitFor(run.out, /Example financial-data API on (http:\/\/127\.0\.0\.1:\d+)/);
+      expect((await fetch(`${base}/vendors?vendorName=%25acme%25`)).status).toBe(200);
+
+      npm.kill('SIGTERM');
+      const [code] = await run.exit;
+      expect(code).toBe(0);
+      expect(run.out()).toContain('Stopped (SIGTERM).');
+      // Nothing is left answering on the port.
+      expect(await refused(`${base}/vendors`)).toBe(true);
+    } finally {
+      if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
+    }
+  });
+});
+
+describe('the example server', () => {
+  it('says in one line that its port is in use, without a stack trace, and exits 1', async () => {
+    const taken = createServer();
+    taken.listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const server = spawn(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], { cwd: root, env: { ...env, PORT: String(port) } });
+      const run = watch(server);
+      const [code] = await run.exit;
+      expect(code).toBe(1);
+      expect(run.err().trimEnd().split('\n')).toEqual([
+        `Port ${port} on 127.0.0.1 is already in use: stop what is using it, or start on another port (PORT=3000 npm start).`,
+      ]);
+      expect(run.out()).toBe('');
+    } finally {
+      taken.close();
+    }
+  });
+});
