@@ -129,5 +129,5 @@ describe('the installed package', () => {
     const config = { compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: sources };
     writeFileSync(join(app, `tsconfig.${name}.json`), JSON.stringify(config));
     expect(() => run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], app)).not.toThrow();
-  });
+  }, 120_000);
 });

@@ -1,4 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -88,5 +91,22 @@ describe('package.json', () => {
     expect(main.import!.types).toMatch(/\.d\.ts$/);
     expect(main.require!.types).toMatch(/\.d\.cts$/);
     for (const field of [pkg.main, pkg.module, pkg.types]) built(field!);
+  });
+});
+
+// Issue 14, item 17: the package claims Node 20+, and CI runs the tests on 20, 22 and 24.
+// cookie 2 (under Fastify's light-my-request) wants Node 22: npm ci warned EBADENGINE on 20.
+describe('the lockfile', () => {
+  it(`installs on this Node (${process.version}) without an engine warning`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'qsfilter-engines-'));
+    try {
+      for (const file of ['package.json', 'package-lock.json']) copyFileSync(fileURLToPath(new URL(file, root)), join(dir, file));
+      const npm = spawnSync('npm', ['ci', '--dry-run', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' });
+      expect(npm.status).toBe(0);
+      expect(npm.stdout).toMatch(/^add fastify /m);
+      expect(npm.stderr).not.toContain('EBADENGINE');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -58,7 +58,7 @@ describe('npm start', () => {
     } finally {
       if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
     }
-  });
+  }, 120_000);
 });
 
 describe('the example server', () => {
@@ -79,5 +79,5 @@ describe('the example server', () => {
     } finally {
       taken.close();
     }
-  });
+  }, 120_000);
 });

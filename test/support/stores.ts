@@ -9,9 +9,10 @@ import { startServer, type TestServer } from './server';
 export function describeEachStore(title: string, suite: (current: () => TestServer) => void): void {
   describe.each(['memory', 'pglite'] as const)(`${title} (%s store)`, (kind) => {
     let server: TestServer | undefined;
+    // Loading the sample data into PGlite takes seconds on a loaded machine.
     beforeAll(async () => {
       server = await startServer(kind);
-    });
+    }, 60_000);
     afterAll(() => server?.close());
     suite(() => {
       if (server === undefined) throw new Error('the server has not started');
