@@ -20,6 +20,7 @@ export { parse, type ParseOptions } from './syntax/parse';
 export { encodeComponent } from './syntax/format';
 export {
   defineSchema,
+  PAGING_PARAMS,
   SCALAR_TYPES,
   type ArraySpec,
   type ElementFieldSpec,
@@ -29,11 +30,19 @@ export {
   type FieldType,
   type FieldValueTypes,
   type InferFields,
+  type InferParams,
+  type InferSortable,
+  type Paging,
+  type PagingSpec,
+  type ParamSpec,
+  type ParamType,
   type RefSpec,
+  type RequestParam,
   type ScalarSpec,
   type ScalarType,
   type Schema,
   type SchemaSpec,
+  type SortPath,
 } from './schema/define';
 export * from './schema/catalog';
 export type { Condition, DateTest, Filter, NumberTest, TextTest } from './check/filter';
