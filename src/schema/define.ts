@@ -1,4 +1,4 @@
-import { RESERVED_NAMES } from '../syntax/parse';
+import { RESERVED_NAMES } from '../syntax/path';
 
 /** The scalar field types of SPEC §4. */
 export const SCALAR_TYPES = ['number', 'string', 'date'] as const;
