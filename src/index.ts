@@ -45,12 +45,13 @@ export {
   type SortPath,
 } from './schema/define';
 export * from './schema/catalog';
-export type { Condition, DateTest, Filter, NumberTest, TextTest } from './check/filter';
+export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './check/filter';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
 export { format } from './check/format';
 export { compile, type CompileOptions, type Predicate } from './eval/compile';
+export { sortItems, type SortOptions } from './eval/sort';
 export { toSql, type SqlOptions, type SqlQuery, type SqlTarget } from './sql/postgres';
 export type { ChildTable, RelationalTarget } from './sql/relational';
 export type { DocumentTarget } from './sql/document';
