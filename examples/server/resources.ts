@@ -1,20 +1,10 @@
-import { catalog, defineSchema } from 'qsfilter';
+import { catalog } from 'qsfilter';
 
 /** The paging parameters every collection passes through; the routes read them. */
 export const PAGING_PARAMS = ['limit', 'offset'] as const;
 
-/**
- * `GET /businesses`. The API document shows businesses only being created and deleted,
- * so the catalog has no schema for them: this one is defined here, the way a service
- * defines the schema of its own resource.
- */
-export const businesses = defineSchema({
-  fields: { businessName: 'string', createdAt: 'date' },
-  params: PAGING_PARAMS,
-});
-
-/** Every collection the server answers `GET /<name>` for, with its schema. */
-export const collections = { ...catalog, businesses } as const;
+/** Every collection the server answers `GET /<name>` for, with its schema: the catalog's. */
+export const collections = catalog;
 
 /** The name of a collection, which is also its path. */
 export type Resource = keyof typeof collections;
