@@ -27,7 +27,7 @@ describe('POST /Deposit', () => {
     const { data, ...rest } = (await response.json()) as { data: Deposit };
     expect(rest).toEqual({});
     expect(data).toMatchObject({ memo: 'Test deposit; one', txnDate: '2023-03-01', totalAmount: 100.3, lines: [{ amount: 100.1, description: 'Cash sales' }, { amount: 0.2 }] });
-    const found = await getPage<Deposit>(server, `/deposits?memo=${quotedOperand('Test deposit; one')}&txnDate=2023-03-01`);
+    const found = await getPage<Deposit>(server, `/deposits?memo=${quotedOperand('Test deposit; one')}`);
     expect(found.data).toEqual([data]);
   });
 
