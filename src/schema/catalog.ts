@@ -5,8 +5,10 @@ import { defineSchema } from './define';
  *
  * The API document names a few fields of each resource (`totalAmount`, `customerRef.id`,
  * `lines.description`, `vendorName`, `memo`, `syncTime`, `group`, `value`) and the
- * release of 2023-01-09. The service is Railz (FIS Accounting Data as a Service): the
- * same query language, endpoints, parameters and release notes. The catalog follows its
+ * release of 2023-01-09. The service is Railz (FIS Accounting Data as a Service): its
+ * filtering page (docs.railz.ai/reference/filtering) is the API document's §4.1 nearly
+ * word for word, examples included, and its endpoints and parameters are the document's.
+ * (Its changelog entry of 2023-01-09 was not available here.) The catalog follows its
  * public reference, read in three places:
  *
  * - the data model pages (docs.railz.ai/reference/invoices, /bills, /deposits, /vendors,
@@ -30,8 +32,8 @@ import { defineSchema } from './define';
  *   `"2020-12-31T00:00:00"`, read as UTC), a "Reference Type" is a ref (filterable only
  *   as `.id`), an array of objects is a child array.
  * - Filterable: what the data model page marks filterable, plus what the API document
- *   filters on. A field the reference does not mark is not in the schema (so filtering on
- *   it is `UNKNOWN_FIELD`, as the real API would not filter it either). Where the stored
+ *   filters on. A field the reference does not mark is not in the schema: filtering on it
+ *   is `UNKNOWN_FIELD`, with the filterable fields in the hint. Where the stored
  *   copy of a page is cut short, the child fields after the cut are kept from the earlier
  *   catalog if the OpenAPI document has them, and the resource says so.
  * - Sortable: what the page marks sortable. Child-array fields never sort.
@@ -246,7 +248,8 @@ export const bills = /* @__PURE__ */ defineSchema({
  * - No data model page with marks; the OpenAPI endpoint (`/v2/connections`, items
  *   `ConnectionsResponseDataV2`) takes as query parameters these properties of its items,
  *   filterable here: `connectionUuid`, `businessUuid`, `businessName`, `serviceName`,
- *   `status` (pending, active, disconnected, expired, invalid), and `serviceAccountRef.id`.
+ *   `status` (pending, active, disconnected, expired, invalid: docs.railz.ai/docs/connection),
+ *   and `serviceAccountRef.id`.
  * - `syncTime`: the API document (seconds the initial sync of a new connection took,
  *   added 2023-01-09; a number in the OpenAPI items).
  * - Nothing sorts: the endpoint takes no `orderBy`. The earlier `createdAt` is a property
@@ -302,7 +305,8 @@ export const syncStatus = /* @__PURE__ */ defineSchema({
  * `POST /businesses`, deleted by name).
  * - No data model page with marks; the OpenAPI endpoint (`/v2/businesses`, items
  *   `BusinessesResponseDataV2`) takes as query parameters these properties of its items,
- *   filterable here: `businessName`, `status` (new, active, inactive).
+ *   filterable here: `businessName`, `status` (new, active, inactive:
+ *   docs.railz.ai/docs/businesses).
  * - Nothing sorts: the endpoint takes no `orderBy`. The example server's earlier
  *   `createdAt` is a property of the items but no query parameter: not filterable.
  * - Parameters: `businessNameOrUuid` (part or all of a name, or a business's UUID). The
