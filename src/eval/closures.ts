@@ -45,6 +45,7 @@ export function closurePredicate(plan: Plan): Predicate {
 /** The conjunction of tests, without a loop for the common small counts. */
 function allOf<T>(tests: ((value: T) => boolean)[]): (value: T) => boolean {
   const [a, b, c] = tests;
+  if (tests.includes(never)) return never;
   switch (tests.length) {
     case 0:
       return always;
