@@ -1,7 +1,7 @@
 import { likeMatcher } from './like';
 import type { ConditionShape, Plan, TestShape } from './plan';
 import { valueCount } from './plan';
-import { foldCase, idText, instantOf, isArray, numberOf, own, someElement } from './runtime';
+import { foldCase, idText, instantOf, isArray, isOwn, numberOf, own, someElement } from './runtime';
 
 /** A compiled filter: true when the item satisfies every condition. Never throws. */
 export type Predicate = (item: unknown) => boolean;
@@ -100,7 +100,8 @@ function holderTest(condition: ConditionShape, values: readonly unknown[], at: n
       return (item) => {
         const holder = holderOf(item, path);
         if (holder === undefined) return false;
-        const value = own(holder, last);
+        // The leaf is read here, not in \`own\`: this read site sees number fields only.
+        const value = isOwn(holder, last) ? (holder as Record<string, unknown>)[last] : undefined;
         const n = typeof value === 'number' ? value : numberOf(value);
         return n >= lo && n <= hi;
       };
@@ -112,7 +113,7 @@ function holderTest(condition: ConditionShape, values: readonly unknown[], at: n
       return (item) => {
         const holder = holderOf(item, path);
         if (holder === undefined) return false;
-        const t = instantOf(own(holder, last));
+        const t = instantOf(isOwn(holder, last) ? (holder as Record<string, unknown>)[last] : undefined);
         return t >= lo && t < hi;
       };
     }
@@ -133,7 +134,7 @@ function textTest(condition: ConditionShape, values: readonly unknown[], at: num
     return (item) => {
       const holder = holderOf(item, path);
       if (holder === undefined) return false;
-      const value = own(holder, last);
+      const value = isOwn(holder, last) ? (holder as Record<string, unknown>)[last] : undefined;
       return value === text || value === number;
     };
   }
@@ -146,7 +147,7 @@ function textTest(condition: ConditionShape, values: readonly unknown[], at: num
   return (item) => {
     const holder = holderOf(item, path);
     if (holder === undefined) return false;
-    const value = own(holder, last);
+    const value = isOwn(holder, last) ? (holder as Record<string, unknown>)[last] : undefined;
     const raw = isId ? idText(value) : typeof value === 'string' ? value : undefined;
     if (raw === undefined) return false;
     return matches(caseInsensitive ? foldCase(raw) : raw);

@@ -17,20 +17,22 @@ export const hasOwn = Object.hasOwn;
 export const isArray = Array.isArray;
 
 /**
- * An own property of an object, or `undefined`; an inherited property is never read,
- * so a getter on a prototype is never called. The check comes before the read and is
- * cheap for plain objects: one whose prototype is `Object.prototype` holds a name as its
- * own unless `Object.prototype` has it (polluted, or a built-in such as `toString`),
- * and one without a prototype holds only its own; `Object.hasOwn`, a call the optimizer
- * does not inline, is left for other objects.
+ * Whether `name` may be read from `object` as an own property, asked before reading, so
+ * that a getter on a prototype is never called. Cheap for plain objects: one whose
+ * prototype is `Object.prototype` holds a name as its own unless `Object.prototype`
+ * has it (polluted, or a built-in such as `toString`), and one without a prototype
+ * holds only its own; `Object.hasOwn`, a call the optimizer does not inline, is left
+ * for other objects. A name that is nowhere may also be "read": it is `undefined`.
  */
+export function isOwn(object: object, name: string): boolean {
+  const proto: unknown = getPrototypeOf(object);
+  return (proto === OBJECT_PROTOTYPE ? !(name in OBJECT_PROTOTYPE) : proto === null) || hasOwn(object, name);
+}
+
+/** An own property of a value, or `undefined` (for a primitive too). */
 export function own(value: unknown, name: string): unknown {
-  // \`in\` calls no getter; when the name is nowhere, nothing else is needed.
-  if (typeof value !== 'object' || value === null || !(name in value)) return undefined;
-  const proto: unknown = getPrototypeOf(value);
-  return (proto === OBJECT_PROTOTYPE ? !(name in OBJECT_PROTOTYPE) : proto === null) || hasOwn(value, name)
-    ? (value as Record<string, unknown>)[name]
-    : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  return isOwn(value, name) ? (value as Record<string, unknown>)[name] : undefined;
 }
 
 /** A number field's value as a number: NaN (which fails every comparison) unless it is a number or a numeric string. */
