@@ -20,17 +20,20 @@ import * as runtime from './runtime';
  * closure evaluator (closures.ts) has the same meaning without generating anything.
  */
 
-/** A generated factory: given the runtime helpers and the filter's values, the predicate. */
-type Factory = (helpers: typeof runtime, values: readonly unknown[]) => Predicate;
+/** A generated factory: given a filter's values, its predicate. */
+type Factory = (values: readonly unknown[]) => Predicate;
 
 /**
- * The source of the factory of a shape: the body of `function (h, v)`, where `h` holds
- * the helpers of runtime.ts and `v` the filter's values.
+ * The source of the factory of a shape: the body of `function (h)`, where `h` holds the
+ * helpers of runtime.ts; it returns `bind(v)`, which takes a filter's values and
+ * returns the filter's predicate.
  */
 export function generate(shape: FilterShape): string {
   const out = new Writer();
   out.line('"use strict";');
   out.line(`const { ${HELPERS.join(', ')} } = h;`);
+  // Called once per shape with the helpers: what follows is called once per filter.
+  out.open('return function bind(v) {');
   let at = 0;
   const conditions = shape.conditions.map((condition, index) => {
     const first = at;
@@ -38,7 +41,8 @@ export function generate(shape: FilterShape): string {
     return { condition, index, first };
   });
   // The values, as constants of the factory: `v` holds them, in the order the tests take them.
-  if (at > 0) out.line(`const [${Array.from({ length: at }, (_, i) => `v${i}`).join(', ')}] = v;`);
+  // By index, not by destructuring, which would go through Array.prototype's iterator.
+  if (at > 0) out.line(`const ${Array.from({ length: at }, (_, i) => `v${i} = v[${i}]`).join(', ')};`);
   // The child-array scans: a loop and an element test per condition, each with its own feedback.
   for (const { condition, index, first } of conditions) {
     if (condition.array === undefined) continue;
@@ -68,6 +72,7 @@ export function generate(shape: FilterShape): string {
     out.line('}');
   }
   out.close('};');
+  out.close('};');
   return out.text();
 }
 
@@ -86,6 +91,9 @@ const HELPERS = [
   'someExisting',
   'HOLE_SLACK',
 ] as const satisfies readonly (keyof typeof runtime)[];
+
+/** The helpers as a plain object: reading a module namespace object is slower, and this is read once per shape. */
+const HELPER_VALUES = Object.freeze(Object.fromEntries(HELPERS.map((name) => [name, runtime[name]])));
 
 /** A property name as it may appear in the source: a JSON string literal of a checked name. */
 function literal(name: string): string {
@@ -266,12 +274,12 @@ let available = true;
  */
 export function generatedPredicate(plan: Plan): Predicate | undefined {
   if (!available) return undefined;
-  const key = JSON.stringify(plan.shape);
+  const key = plan.key;
   let factory = factories.get(key);
   if (factory === undefined) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-implied-eval -- SPEC §13: a fixed template, values bound.
-      factory = new Function('h', 'v', generate(plan.shape)) as Factory;
+      factory = (new Function('h', generate(plan.shape)) as (helpers: typeof HELPER_VALUES) => Factory)(HELPER_VALUES);
     } catch (error) {
       // EvalError: code generation from strings is disallowed. Anything else is a bug here.
       if (!(error instanceof EvalError)) throw error;
@@ -281,5 +289,5 @@ export function generatedPredicate(plan: Plan): Predicate | undefined {
     if (factories.size >= CACHE_SIZE) factories.delete(factories.keys().next().value!);
     factories.set(key, factory);
   }
-  return factory(runtime, plan.values);
+  return factory(plan.values);
 }

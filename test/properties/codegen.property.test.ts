@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check, compile, defineSchema, generatedSource, type Field, type Filter, type Schema } from '../../src/index';
+import { planFilter } from '../../src/eval/plan';
 import { name, operand, randomSchema, text } from '../support/generators';
 
 /**
@@ -107,6 +108,19 @@ describe('generated code (SPEC §13)', () => {
           if (condition.type === 'number') for (const test of condition.tests) expect(source).not.toContain(String(test.value));
           if (condition.type === 'date') for (const test of condition.tests) expect(source).not.toContain(String(test.value.start));
         }
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it('caches by a key that is equal exactly when the shapes are equal', () => {
+    fc.assert(
+      fc.property(scenario, scenario, fc.boolean(), (one, other, caseInsensitive) => {
+        const a = planFilter(checked(render(one.params, one.a), one.schema), caseInsensitive);
+        const b = planFilter(checked(render(one.params, one.b), one.schema), caseInsensitive);
+        const c = planFilter(checked(render(other.params, other.a), other.schema), !caseInsensitive || other.caseInsensitive);
+        expect(b.key).toBe(a.key);
+        expect(c.key === a.key).toBe(JSON.stringify(c.shape) === JSON.stringify(a.shape));
       }),
       { numRuns: RUNS },
     );
