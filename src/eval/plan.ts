@@ -128,7 +128,7 @@ function planTests(condition: Condition, caseInsensitive: boolean): { shapes: Te
       const values: unknown[] = [];
       for (const test of ordered) {
         if (test.op === 'eq') {
-          const text = fold(test.value);
+          const text = internalize(fold(test.value));
           shapes.push(EQUAL);
           values.push(text);
           if (condition.type === 'id') values.push(idNumber(text));
@@ -142,6 +142,16 @@ function planTests(condition: Condition, caseInsensitive: boolean): { shapes: Te
       return { shapes, values };
     }
   }
+}
+
+/**
+ * The same text, as V8's unique copy: a property name is always one. Data strings are
+ * often unique copies too (literals, short JSON values), and two unique copies compare
+ * by address, where a text cut out of a query would be compared character by
+ * character on every item (measured: about 10% of a string equality test).
+ */
+function internalize(text: string): string {
+  return Object.keys({ [text]: 0 })[0]!;
 }
 
 const RANGE: TestShape = { kind: 'range' };

@@ -66,19 +66,21 @@ export function someElement(list: readonly unknown[], test: (element: unknown) =
   const n = list.length;
   const plain = getPrototypeOf(list) === ARRAY_PROTOTYPE;
   let holes = 0;
+  // One try for the whole scan rather than one per element: when element i throws, the
+  // outer loop resumes after it.
   for (let i = 0; i < n; i++) {
     try {
-      if ((plain && !(i in ARRAY_PROTOTYPE)) || hasOwn(list, i)) {
-        const element = list[i];
+      for (; i < n; i++) {
+        const element = (plain && !(i in ARRAY_PROTOTYPE)) || hasOwn(list, i) ? list[i] : undefined;
         if (element !== undefined) {
           if (test(element)) return true;
-          continue;
+        } else if (++holes > HOLE_SLACK && holes > i + 1 - holes) {
+          return someExisting(list, i + 1, n, test);
         }
       }
     } catch {
-      continue;
+      // Element i could not be read or tested: it does not match.
     }
-    if (++holes > HOLE_SLACK && holes > i + 1 - holes) return someExisting(list, i + 1, n, test);
   }
   return false;
 }
@@ -89,7 +91,15 @@ export function someElement(list: readonly unknown[], test: (element: unknown) =
  * number of elements that exist.
  */
 export function someExisting(list: readonly unknown[], from: number, n: number, test: (element: unknown) => boolean): boolean {
-  for (const key of Object.getOwnPropertyNames(list)) {
+  let keys: string[];
+  try {
+    keys = Object.getOwnPropertyNames(list);
+  } catch {
+    // A proxy that cannot list its keys: no further element can be found. This never
+    // throws, so that a scan's catch cannot send it back to the holes.
+    return false;
+  }
+  for (const key of keys) {
     const i = Number(key);
     // Own keys that are not indexes (length, or a name someone set) are no elements.
     if (!(i >= from && i < n) || String(i) !== key) continue;

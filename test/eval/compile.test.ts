@@ -286,6 +286,21 @@ describe.each(EVALUATORS)('child arrays: the work is bounded by the elements tha
     expect(reads).toBeLessThan(200);
   });
 
+  it('stops, without an answer from it, at a sparse proxy that cannot list its keys', () => {
+    let reads = 0;
+    const lines = new Proxy(new Array<unknown>(LENGTH), {
+      get: (target, key, receiver) => {
+        reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+      ownKeys: () => {
+        throw new Error('ownKeys');
+      },
+    });
+    expect(predicate('lines.amount=5', evaluator)({ lines })).toBe(false);
+    expect(reads).toBeLessThan(200);
+  });
+
   it('does not confuse other own keys of an array with elements', () => {
     const lines: unknown[] = new Array(1000);
     Object.assign(lines, { x: { amount: 5 }, '01': { amount: 5 }, '-1': { amount: 5 } });
