@@ -34,7 +34,7 @@ describe('qsfilter check', () => {
     expect(run.stdout).toContain('  totalAmount is at least 100 and at most 200\n');
     expect(run.stdout).toContain('  in some line, amount is at least 10 and at most 20\n');
     expect(run.stdout).toContain('  issueDate is on 2023-01-09 (UTC)\n');
-    expect(run.stdout).toContain('Passed through, not filters:\n  limit = "50"\n');
+    expect(run.stdout).toContain('Request parameters, not filters:\n  limit = "50"\n');
   });
 
   it('says that a query without filters matches every item', async () => {

@@ -159,8 +159,8 @@ describe('compile: wrong arguments are TypeErrors that say what was expected', (
     expect(() => compile(badFilter as Filter, options as never)).toThrow(message);
   });
 
-  it('ignores the fields it does not read (params, and sorting or paging a later version adds)', () => {
-    const extended = { ...filter, sort: [{ path: 'totalAmount', direction: 'desc' }], page: { limit: 10, offset: 0 } } as Filter;
+  it('ignores the fields it does not read (params, sort, page, and what a later version adds)', () => {
+    const extended = { ...filter, sort: [{ path: 'totalAmount', direction: 'desc' }], page: { limit: 10, offset: 0 }, later: true } as unknown as Filter;
     expect(compile(extended)({ totalAmount: 5 })).toBe(true);
     expect(compile(filter, { caseInsensitive: undefined, codegen: undefined } as never)({ totalAmount: 5 })).toBe(true);
   });

@@ -45,6 +45,7 @@ describe('balanceSheets', () => {
         { type: 'string', key: 'group', field: 'group', path: ['group'], tests: [{ op: 'eq', value: 'assets' }] },
         { type: 'number', key: 'value', field: 'value', path: ['value'], tests: [{ op: 'gt', value: 1000 }] },
       ],
+      sort: [],
     };
     for (const input of [
       `${BASE}/balanceSheets?${query}`,
@@ -148,7 +149,7 @@ describe('every resource', () => {
   const resources = Object.entries(catalog);
 
   it.each(resources)('%s passes limit and offset through', (_, schema) => {
-    expect(accepted('limit=10&offset=20&limit=5', schema)).toEqual({ type: 'Filter', conditions: [], params: { limit: ['10', '5'], offset: '20' } });
+    expect(accepted('limit=10&offset=20&limit=5', schema)).toEqual({ type: 'Filter', conditions: [], params: { limit: ['10', '5'], offset: '20' }, sort: [] });
   });
 
   /** An operand each field type accepts for equality (SPEC §4). */

@@ -9,9 +9,44 @@ import {
   validate,
   type FieldPath,
   type InferFields,
+  type InferParams,
+  type InferSortable,
   type Schema,
+  type SortPath,
   type SchemaSpec,
 } from '../../src/index';
+
+describe('InferSortable and InferParams', () => {
+  const schema = defineSchema({
+    fields: {
+      totalAmount: { type: 'number', sortable: true },
+      memo: 'string',
+      note: { type: 'string', sortable: false },
+      customerRef: { type: 'ref', sortable: true },
+      old: { type: 'date', sortable: true, removed: 'Gone.' },
+      lines: { type: 'array', of: { amount: 'number' } },
+    },
+    params: { businessName: 'string', startDate: { type: 'date', required: true } },
+  });
+
+  it('infers the sortable paths: sortable scalars and ref ids, never removed ones', () => {
+    expectTypeOf<InferSortable<typeof schema.spec>>().toEqualTypeOf<{ totalAmount: 'number'; 'customerRef.id': 'id' }>();
+    expectTypeOf<SortPath<typeof schema>>().toEqualTypeOf<'totalAmount' | 'customerRef.id'>();
+  });
+
+  it('infers the request parameters and their types, in both forms', () => {
+    expectTypeOf<InferParams<typeof schema.spec>>().toEqualTypeOf<{ businessName: 'string'; startDate: 'date' }>();
+    const listed = defineSchema({ fields: {}, params: ['businessName', 'serviceName'] });
+    expectTypeOf<InferParams<typeof listed.spec>>().toEqualTypeOf<{ businessName: 'string'; serviceName: 'string' }>();
+  });
+
+  it('refuses sortable on a child array or its fields', () => {
+    // @ts-expect-error a list has no one value to sort by
+    defineSchema({ fields: { lines: { type: 'array', of: { a: 'number' }, sortable: true } } });
+    // @ts-expect-error nor does a field of a list
+    defineSchema({ fields: { lines: { type: 'array', of: { a: { type: 'number', sortable: true } } } } });
+  });
+});
 
 describe('InferFields', () => {
   it('keeps literal types without `as const`, in both field forms', () => {
