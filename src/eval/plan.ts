@@ -1,6 +1,7 @@
 import { dateBounds, numberBounds } from '../check/bounds';
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from '../check/filter';
 import { OPERATORS } from '../syntax/ast';
+import { pathProblem, RESERVED_NAMES } from '../syntax/path';
 import { foldCase } from '../values/case';
 import { likeForm, likeOperands, type LikeForm } from './like';
 
@@ -183,16 +184,14 @@ export function nextUp(x: number): number {
 
 // ---------------------------------------------------------------- argument checks
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const RESERVED: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
 /**
- * Whether a property name may be read and written into generated code: a name of the
- * path grammar of SPEC §3, and not one of the names that reach the prototype machinery.
- * `defineSchema` refuses any other; a hand-built filter is checked here again.
+ * Whether a property name may be read and written into generated code: one name of
+ * the path grammar of SPEC §3 (syntax/path.ts), and not one of the names that reach the
+ * prototype machinery. `defineSchema` refuses any other; a hand-built filter is checked
+ * here again.
  */
 export function isFieldName(name: unknown): name is string {
-  return typeof name === 'string' && NAME.test(name) && !RESERVED.has(name);
+  return typeof name === 'string' && !name.includes('.') && pathProblem(name) === undefined && !RESERVED_NAMES.has(name);
 }
 
 /**
