@@ -40,6 +40,20 @@ describe('InferSortable and InferParams', () => {
     expectTypeOf<InferParams<typeof listed.spec>>().toEqualTypeOf<{ businessName: 'string'; serviceName: 'string' }>();
   });
 
+  it('infers what a catalog schema sorts by and the request parameters it takes', () => {
+    expectTypeOf<SortPath<typeof deposits>>().toEqualTypeOf<
+      'id' | 'postedDate' | 'subTotal' | 'taxAmount' | 'totalAmount' | 'status' | 'sourceModifiedDate'
+    >();
+    expectTypeOf<SortPath<typeof catalog.connections>>().toEqualTypeOf<never>();
+    expectTypeOf<InferParams<typeof invoices.spec>>().toEqualTypeOf<{
+      businessName: 'string';
+      serviceName: 'string';
+      connectionUuid: 'string';
+      startDate: 'date';
+      endDate: 'date';
+    }>();
+  });
+
   it('refuses sortable on a child array or its fields', () => {
     // @ts-expect-error a list has no one value to sort by
     defineSchema({ fields: { lines: { type: 'array', of: { a: 'number' }, sortable: true } } });
@@ -85,11 +99,17 @@ describe('InferFields', () => {
 
   it('describes the deposits of the catalog without lines.memo', () => {
     expectTypeOf<InferFields<typeof deposits.spec>>().toEqualTypeOf<{
-      memo: 'string';
+      id: 'string';
+      postedDate: 'date';
+      subTotal: 'number';
+      taxAmount: 'number';
       totalAmount: 'number';
-      txnDate: 'date';
+      status: 'string';
+      memo: 'string';
+      sourceModifiedDate: 'date';
+      'lines.quantity': 'number';
+      'lines.taxAmount': 'number';
       'lines.amount': 'number';
-      'lines.description': 'string';
     }>();
   });
 });
@@ -97,25 +117,31 @@ describe('InferFields', () => {
 describe('FieldPath', () => {
   it('is the exact union of the filterable paths of a catalog schema', () => {
     expectTypeOf<FieldPath<typeof invoices>>().toEqualTypeOf<
+      | 'id'
+      | 'invoiceNumber'
       | 'customerRef.id'
-      | 'totalAmount'
-      | 'docNumber'
-      | 'issueDate'
+      | 'postedDate'
       | 'dueDate'
-      | 'balance'
-      | 'currency'
+      | 'status'
+      | 'totalDiscount'
+      | 'discountPercentage'
+      | 'subTotal'
+      | 'taxAmount'
+      | 'totalAmount'
+      | 'amountDue'
+      | 'sourceModifiedDate'
+      | 'lines.id'
       | 'lines.description'
       | 'lines.amount'
-      | 'lines.itemRef.id'
     >();
-    expectTypeOf<FieldPath<typeof catalog.balanceSheets>>().toEqualTypeOf<'group' | 'value' | 'name' | 'date'>();
     expectTypeOf<FieldPath<typeof catalog.connections>>().toEqualTypeOf<
-      'syncTime' | 'serviceName' | 'businessName' | 'status' | 'createdAt'
+      'connectionUuid' | 'businessUuid' | 'businessName' | 'serviceName' | 'status' | 'serviceAccountRef.id' | 'syncTime'
     >();
   });
 
   it('leaves out pass-through params and removed fields', () => {
     expectTypeOf<'businessName'>().not.toExtend<FieldPath<typeof catalog.balanceSheets>>();
+    expectTypeOf<'startDate'>().not.toExtend<FieldPath<typeof invoices>>();
     expectTypeOf<'lines.memo'>().not.toExtend<FieldPath<typeof deposits>>();
   });
 
