@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { check, compile, generatedSource, invoices, type Filter } from '../../src/index';
+import { check, compile, generatedSource, type Filter } from '../../src/index';
+import { invoices } from '../support/invoices';
 
 function filterOf(query: string): Filter {
   const result = check(query, invoices);

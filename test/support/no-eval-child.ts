@@ -1,11 +1,12 @@
 /**
  * Run by test/eval/codegen.test.ts under `node --disallow-code-generation-from-strings`,
  * which refuses `new Function` as a Content-Security-Policy without `unsafe-eval` does.
- * Reads `{ queries, items }` as JSON from argv, checks each query against the catalog's
- * invoices, and prints whether code generation was refused and which items each
+ * Reads `{ queries, items }` as JSON from argv, checks each query against the test
+ * invoices schema, and prints whether code generation was refused and which items each
  * compiled filter accepts.
  */
-import { check, compile, invoices } from '../../src/index';
+import { check, compile } from '../../src/index';
+import { invoices } from './invoices';
 
 const { queries, items } = JSON.parse(process.argv[2]!) as { queries: string[]; items: unknown[] };
 let refused = false;
