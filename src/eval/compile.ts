@@ -3,6 +3,7 @@ import { closurePredicate, type Predicate } from './closures';
 import { generate, generatedPredicate } from './codegen';
 import { assertFilter, describe, planFilter } from './plan';
 
+/** A compiled filter (defined with the closures, which exist without code generation). */
 export type { Predicate };
 
 /** Options of `compile` (and, for `caseInsensitive`, of every back end that follows SPEC §5). */

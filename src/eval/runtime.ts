@@ -10,10 +10,17 @@ import { matchSegments } from './like';
  * functions step by step) and calls the rest.
  */
 
+// The built-ins the checks use, taken when the module loads: code that later replaces
+// `Object.hasOwn` or `Array.isArray` on the global objects cannot change what they do.
+/** `Object.prototype`, as it was when the module loaded. */
 export const OBJECT_PROTOTYPE: object = Object.prototype;
+/** `Array.prototype`, as it was when the module loaded. */
 export const ARRAY_PROTOTYPE: object = Array.prototype;
+/** `Object.getPrototypeOf`. */
 export const getPrototypeOf = Object.getPrototypeOf;
+/** `Object.hasOwn`. */
 export const hasOwn = Object.hasOwn;
+/** `Array.isArray`. */
 export const isArray = Array.isArray;
 
 /**
@@ -46,6 +53,7 @@ export function idText(value: unknown): string | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
 }
 
+/** The value readers and the pattern matcher that generated code calls, from their own modules. */
 export { foldCase, instantOf, matchSegments };
 
 /**
