@@ -32,7 +32,7 @@ const cases: [string, () => unknown, RegExp][] = [
   ['check: a negative limit', () => check('a=1', vendors, { limits: { maxClauses: -1 } }), /^check: the limit "maxClauses" must be a non-negative integer or Infinity, not -1\.$/],
   ['check: a misspelt limit', () => check('a=1', vendors, { limits: { maxClause: 1 } as never }), /^check: unknown limit "maxClause"; the limits are /],
   // parse
-  ['parse: an unknown option', () => parse('a=1', { limit: {} } as never), /^parse: unknown option "limit"; the options are limits, params\.$/],
+  ['parse: an unknown option', () => parse('a=1', { limit: {} } as never), /^parse: unknown option "limit"; the options are limits, params, sortParam\.$/],
   ['parse: "__proto__" passed through', () => parse('a=1', { params: ['__proto__'] }), /^parse: "__proto__" cannot be a pass-through parameter\.$/],
   // validate
   ['validate: a Result', () => validate(parse('a=1') as never, vendors), /^validate: the syntax tree must be the value of a successful parse\(\) \(type "Query"\), not an object\. This is a Result: check result\.ok, then pass result\.value\.$/],

@@ -56,7 +56,9 @@ describe('npm pack in a fresh clone', () => {
       expect(files).toContain(file);
     }
     for (const file of ['dist/index.js.map', 'dist/index.cjs.map', 'dist/cli.js.map', 'dist/THIRD_PARTY_LICENSES.txt']) expect(files).toContain(file);
-    for (const file of ['grammar/filter.abnf', 'grammar/README.md', 'grammar/diagrams.html', 'grammar/vectors/syntax.json']) expect(files).toContain(file);
+    for (const file of ['grammar/filter.abnf', 'grammar/README.md', 'grammar/reference.md', 'grammar/diagrams.html', 'grammar/vectors/syntax.json']) {
+      expect(files).toContain(file);
+    }
   });
 
   it('ships no source, no script that imports it, and no build leftovers', () => {

@@ -3,13 +3,19 @@ import type { Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits } from '../input/limits';
 import type { Schema } from '../schema/define';
-import { checkParamsOption, PARSE_OPTIONS, parseParams, type ParseOptions } from '../syntax/parse';
+import { checkParamsOption, parseParams, type ParseOptions } from '../syntax/parse';
 import { expectSchema } from './arguments';
 import type { Filter } from './filter';
 import { FilterBuilder } from './validate';
 
-/** Options of `check`: those of `parse`; the schema's own `params` are always passed through. */
-export type CheckOptions = ParseOptions;
+/**
+ * Options of `check`: those of `parse`; the schema's own `params` are always passed
+ * through, and its `sortParam` is the sort parameter.
+ */
+export type CheckOptions = Omit<ParseOptions, 'sortParam'>;
+
+/** The keys of `CheckOptions`, for the check of the options argument. */
+const CHECK_OPTIONS = ['limits', 'params'] as const;
 
 /**
  * Parses and validates a query in one step: what a server calls on every request, and
@@ -21,17 +27,19 @@ export type CheckOptions = ParseOptions;
 export function check(input: QueryInput, schema: Schema, options?: CheckOptions): Result<Filter> {
   expectSchema('check', schema);
   if (options !== undefined) {
-    checkOptions('check', options, PARSE_OPTIONS);
+    checkOptions('check', options, CHECK_OPTIONS);
     checkParamsOption('check', options.params);
   }
   const params = options?.params === undefined ? schema.params : [...schema.params, ...options.params];
   const limits = resolveLimits(options?.limits, 'check');
-  const parsed = parseParams(input, limits, params);
+  const parsed = parseParams(input, limits, params, schema.sortParam);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   const builder = new FilterBuilder(schema, parsed.params, undefined, limits.maxDiagnostics);
   for (const filter of parsed.filters) {
     if (filter.param !== undefined) builder.add(filter.param);
-    else builder.reject(filter.problems ?? [], filter.path === undefined ? undefined : { key: filter.key, path: filter.path });
+    else if (filter.problems !== undefined) builder.reject(filter.problems, filter.path === undefined ? undefined : { key: filter.key, path: filter.path });
+    // A sort parameter's keys, all or the well-formed ones, are held against the schema either way.
+    if (filter.sort !== undefined) builder.sortBy(filter.sort);
   }
   return builder.result();
 }

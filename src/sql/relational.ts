@@ -68,14 +68,14 @@ export function relationalCondition(target: RelationalTarget, condition: Conditi
   return `EXISTS (SELECT 1 FROM ${quoteQualified(child.table, `the table of array "${array}"`)} AS ${inner} WHERE ${join} AND ${tests})`;
 }
 
-function column(columns: Readonly<Record<string, string>>, key: string, field: string): string {
+export function column(columns: Readonly<Record<string, string>>, key: string, field: string): string {
   if (typeof columns !== 'object' || columns === null || !Object.hasOwn(columns, key)) {
     throw new TypeError(`toSql: the target has no column for the field "${field}".`);
   }
   return quoteIdentifier(columns[key], `the column of "${field}"`);
 }
 
-function qualify(table: string | undefined, column: string): string {
+export function qualify(table: string | undefined, column: string): string {
   return table === undefined ? column : `${table}.${column}`;
 }
 
@@ -108,7 +108,7 @@ function numberTests(column: string, tests: readonly NumberTest[], params: Param
   return sql;
 }
 
-const MAX_DOUBLE = '1.7976931348623157e308';
+export const MAX_DOUBLE = '1.7976931348623157e308';
 
 /**
  * Each comparison as a bound of the literal's interval (see `DateRange`), bound as

@@ -14,14 +14,18 @@ export type TextComparison = { readonly caseInsensitive: false } | { readonly ca
  */
 export function textTests(text: string, tests: readonly TextTest[], comparison: TextComparison, params: Parameters): string[] {
   const fold = comparison.caseInsensitive ? foldCase : (s: string) => s;
-  const subject = comparison.caseInsensitive
-    ? `lower(${comparison.collation === null ? text : `(${text}) COLLATE ${comparison.collation}`})`
-    : text;
+  const subject = foldText(text, comparison);
   return tests.map((test) =>
     test.op === 'eq'
       ? `${subject} = ${params.add(fold(test.value))}`
       : `${subject} LIKE ${params.add(likePattern(test.segments.map(fold)))} ESCAPE ${LIKE_ESCAPE}`,
   );
+}
+
+/** A text expression as the comparison sees it: itself, or its `foldCase` form computed by `lower()`. */
+export function foldText(text: string, comparison: TextComparison): string {
+  if (!comparison.caseInsensitive) return text;
+  return `lower(${comparison.collation === null ? text : `(${text}) COLLATE ${comparison.collation}`})`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { catalog, check, compile, format, type Field, type Filter, type Schema } from '../../src/index';
-import { dateText, numberText, operand, randomSchema } from '../support/generators';
+import { dateText, numberText, operand, randomSchema, requestParts } from '../support/generators';
 import { referenceMatches } from '../support/reference';
 
 /**
@@ -70,14 +70,17 @@ function clause(field: Field): fc.Arbitrary<string> {
 
 function queryFor(schema: Schema): fc.Arbitrary<string> {
   const fields = [...schema.fields.values()].filter((f) => f.removed === undefined);
-  if (fields.length === 0) return fc.constant('');
+  if (fields.length === 0) return requestParts(schema).map((ps) => ps.join('&'));
   const param = fc
     .constantFrom(...fields)
     .chain((f) => fc.array(clause(f), { minLength: 1, maxLength: 3 }).map((cs) => `${f.path}=${encodeURIComponent(cs.join(';'))}`));
   // Mostly one parameter: every parameter must hold, and matches should stay common.
   return fc
-    .oneof({ weight: 3, arbitrary: param.map((p) => [p]) }, { weight: 1, arbitrary: fc.array(param, { minLength: 2, maxLength: 3 }) })
-    .map((ps) => ps.join('&'));
+    .tuple(
+      fc.oneof({ weight: 3, arbitrary: param.map((p) => [p]) }, { weight: 1, arbitrary: fc.array(param, { minLength: 2, maxLength: 3 }) }),
+      requestParts(schema),
+    )
+    .map(([ps, request]) => [...ps, ...request].join('&'));
 }
 
 // ---------------------------------------------------------------- awkward data
@@ -180,10 +183,13 @@ describe('compile agrees with the reference evaluator (SPEC §5)', () => {
     fc.assert(
       fc.property(scenario, ({ schema, query, items, caseInsensitive }) => {
         const filter = checked(query, schema);
-        const predicate = compile(filter, { caseInsensitive });
+        // Both evaluators, the generated code and the closures, against the reference.
+        const generated = compile(filter, { caseInsensitive });
+        const closures = compile(filter, { caseInsensitive, codegen: false });
         for (const item of items) {
           const expected = referenceMatches(filter, item, caseInsensitive);
-          expect(predicate(item), `${query} on ${describeItem(item)}`).toBe(expected);
+          expect(generated(item), `${query} on ${describeItem(item)}`).toBe(expected);
+          expect(closures(item), `${query} on ${describeItem(item)} (closures)`).toBe(expected);
           compared++;
           if (expected) matched++;
           if (expected) for (const c of filter.conditions) matchesByType[c.type]!++;
@@ -202,7 +208,7 @@ describe('compile agrees with the reference evaluator (SPEC §5)', () => {
         const filter = checked(query, schema);
         const again = checked(format(filter), schema);
         const a = compile(filter, { caseInsensitive });
-        const b = compile(again, { caseInsensitive });
+        const b = compile(again, { caseInsensitive, codegen: false });
         for (const item of items) expect(b(item)).toBe(a(item));
       }),
       { numRuns: RUNS / 3 },
@@ -218,8 +224,9 @@ describe('compile agrees with the reference evaluator (SPEC §5)', () => {
         // The nasties by index, made inside the property: fast-check would probe the proxies if it held them.
         fc.option(fc.nat(NASTIES - 1)),
         fc.boolean(),
-        ([schema, query], generated, nasty, ci) => {
-          const predicate = compile(checked(query, schema), { caseInsensitive: ci });
+        fc.boolean(),
+        ([schema, query], generated, nasty, ci, codegen) => {
+          const predicate = compile(checked(query, schema), { caseInsensitive: ci, codegen });
           const item = nasty === null ? generated : nasties()[nasty];
           expect(typeof predicate(item)).toBe('boolean');
         },

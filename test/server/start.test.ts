@@ -47,7 +47,7 @@ describe('npm start', () => {
     const run = watch(npm);
     try {
       const [, base] = await waitFor(run.out, /Example financial-data API on (http:\/\/127\.0\.0\.1:\d+)/);
-      expect((await fetch(`${base}/vendors?vendorName=%25acme%25`)).status).toBe(200);
+      expect((await fetch(`${base}/vendors?businessName=Acme%20%26%20Sons&serviceName=quickbooks&vendorName=%25acme%25`)).status).toBe(200);
 
       npm.kill('SIGTERM');
       const [code] = await run.exit;

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { check, defineSchema, invoices, toSql, type Condition, type Filter, type QueryInput, type Schema, type SqlTarget } from '../../src/index';
+import { check, defineSchema, toSql, type Condition, type Filter, type QueryInput, type Schema, type SqlTarget } from '../../src/index';
 import { escapeText, quoted } from './support/arbitraries';
 import { STARTUP_TIMEOUT, TEST_TIMEOUT } from './support/database';
 
@@ -19,6 +19,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.close();
 }, STARTUP_TIMEOUT);
+
+/** Every kind of field, refs inside child arrays included: the SQL shapes, apart from any one resource of the catalog. */
+const invoices = defineSchema({
+  fields: {
+    customerRef: { type: 'ref' },
+    totalAmount: 'number',
+    docNumber: 'string',
+    issueDate: 'date',
+    dueDate: 'date',
+    lines: { type: 'array', of: { description: 'string', amount: 'number', itemRef: { type: 'ref' } } },
+  },
+  params: ['limit', 'offset'],
+});
 
 function filterOf(query: QueryInput, schema: Schema = invoices): Filter {
   const result = check(query, schema);
@@ -50,8 +63,8 @@ async function insertHostileRows(): Promise<void> {
 
 describe('toSql', () => {
   it('gives TRUE for a filter without conditions', () => {
-    expect(toSql(filterOf(''), { columns: {} })).toEqual({ text: 'TRUE', values: [] });
-    expect(toSql(filterOf('limit=10'), { document: 'doc' })).toEqual({ text: 'TRUE', values: [] });
+    expect(toSql(filterOf(''), { columns: {} })).toEqual({ text: 'TRUE', values: [], orderBy: '' });
+    expect(toSql(filterOf('limit=10'), { document: 'doc' })).toEqual({ text: 'TRUE', values: [], orderBy: '' });
   });
 
   it('writes each test of a relational filter as a comparison of a quoted column with a bound value', () => {
@@ -195,7 +208,7 @@ describe('toSql', () => {
     expect(() => toSql(filterOf(''), { columns: {} }, { firstParam: 1.5 })).toThrow(/firstParam/);
   });
 
-  it('runs on Postgres for every field type of the catalog, relational and document', async () => {
+  it('runs on Postgres for every field type, relational and document', async () => {
     await db.exec(`
       CREATE TABLE IF NOT EXISTS invoices (id int, total_amount float8, customer_id text, issue_date timestamptz, doc jsonb);
       CREATE TABLE IF NOT EXISTS invoice_lines (invoice_id int, amount numeric, description text, item_id int8);

@@ -20,7 +20,7 @@ export interface PostgresStoreOptions {
  * A `Store` in Postgres: one table holds every resource's items, each as a `jsonb`
  * document (so `toSql`'s document target applies, mistyped data included) next to the
  * same JSON as sent (`json` keeps the order of keys, which `jsonb` does not). Filtering,
- * counting and paging all happen in the database, in storage order (`seq`).
+ * sorting, counting and paging all happen in the database; ties in storage order (`seq`).
  */
 export class PostgresStore implements Store {
   readonly #db: SqlClient;
@@ -60,14 +60,17 @@ export class PostgresStore implements Store {
   async find(resource: Resource, { filter, select, page }: FindQuery): Promise<FindResult> {
     const values: unknown[] = [];
     let where = selection(resource, select, values);
+    // Sorted as the filter asks, ties (and a filter that does not sort) in storage order.
+    let orderBy = 'ORDER BY i.seq';
     if (filter !== undefined) {
-      const sql = toSql(filter, { document: 'doc', table: 'i' }, { caseInsensitive: this.#caseInsensitive, firstParam: values.length + 1 });
+      const sql = toSql(filter, { document: 'doc', table: 'i' }, { caseInsensitive: this.#caseInsensitive, firstParam: values.length + 1, tieBreaker: 'seq' });
       where += ` AND ${sql.text}`;
       values.push(...sql.values);
+      orderBy = sql.orderBy;
     }
     const n = values.length;
     const { rows } = await this.#db.query<{ body: Item; total: number }>(
-      `SELECT i.body, count(*) OVER ()::int AS total FROM items i WHERE ${where} ORDER BY i.seq LIMIT $${n + 1} OFFSET $${n + 2}`,
+      `SELECT i.body, count(*) OVER ()::int AS total FROM items i WHERE ${where} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...values, page.limit, page.offset],
     );
     if (rows.length > 0) return { data: rows.map((r) => r.body), count: rows[0]!.total };
