@@ -5,7 +5,7 @@
  * Each shape is a query that makes the pipeline go down an error path: a long key that
  * is not a path (which chevrotain's lexer recovery once made quadratic), invalid
  * escapes, quotes never closed or followed by text, operators with nothing after them,
- * empty clauses, bad numbers, bad percent-encoding.
+ * empty clauses, bad numbers, bad percent-encoding, sort keys that are not paths.
  *
  * 1. Scaling: each shape from 1 Ki to 8 Ki characters (16 Ki in a full run), with the
  *    per-parameter limits lifted (the output bound of 100 diagnostics stays). The timed
@@ -45,6 +45,8 @@ const SHAPES: Record<string, Shape> = {
   emptyClauses: { shown: 'vendorName=;;;…', code: 'EMPTY_CLAUSE', make: (n) => `vendorName=${';'.repeat(n)}` },
   numbers: { shown: 'balance=x;x;…', code: 'INVALID_NUMBER', make: (n) => `balance=${repeatTo('x;', n)}x` },
   percent: { shown: 'vendorName=a…a%', code: 'MALFORMED_ENCODING', make: (n) => `vendorName=${'a'.repeat(n)}%` },
+  sortKeys: { shown: 'orderBy=a!,a!,…', code: 'INVALID_SORT', make: (n) => `orderBy=${repeatTo('a!,', n)}a!` },
+  sortText: { shown: 'orderBy=!!…', code: 'INVALID_SORT', make: (n) => `orderBy=${'!'.repeat(n)}` },
 };
 type ShapeName = keyof typeof SHAPES;
 

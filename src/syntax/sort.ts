@@ -22,6 +22,18 @@ export type SortOutcome =
 export function readSort(key: string, value: string, limits: Limits): SortOutcome {
   const where: Location = { param: key, in: 'value', text: value };
   const pieces = value.split(',');
+  if (pieces.length > limits.maxClauses) {
+    // Past the limit, no key goes further: none is lexed or explained (SPEC §7).
+    const cut = pieces.slice(0, limits.maxClauses).join(',').length;
+    const limit = diagnostic(
+      'LIMIT_EXCEEDED',
+      `Parameter ${quote(key)} has more than ${limits.maxClauses} sort keys.`,
+      where,
+      { start: cut + 1, end: value.length },
+      `Sort by at most ${limits.maxClauses} fields: the first key decides the order, the next ones only break ties.`,
+    );
+    return { problems: [limit], partial: { type: 'Sort', key, value, keys: [] } };
+  }
   const problems: Diagnostic[] = [];
   let keys: readonly SortKey[] | undefined;
   const lexed = filterSortLexer().tokenize(value);
@@ -45,18 +57,6 @@ export function readSort(key: string, value: string, limits: Limits): SortOutcom
       problems.push(diagnostic('INVALID_SORT', `Parameter ${quote(key)} is not a list of sort keys.`, where, { start: 0, end: value.length }, SORT_HINT));
     }
     keys = good;
-  }
-  if (pieces.length > limits.maxClauses) {
-    // Past the limit, no key goes further.
-    const cut = pieces.slice(0, limits.maxClauses).join(',').length;
-    const limit = diagnostic(
-      'LIMIT_EXCEEDED',
-      `Parameter ${quote(key)} has more than ${limits.maxClauses} sort keys.`,
-      where,
-      { start: cut + 1, end: value.length },
-      `Sort by at most ${limits.maxClauses} fields: the first key decides the order, the next ones only break ties.`,
-    );
-    return { problems: [limit], partial: { type: 'Sort', key, value, keys: [] } };
   }
   const seen = new Set<string>();
   for (const sortKey of keys) {
@@ -88,8 +88,14 @@ export function readSort(key: string, value: string, limits: Limits): SortOutcom
   }
   const sort: Sort = { type: 'Sort', key, value, keys };
   if (problems.length === 0) return { sort };
-  // The keys without a problem of their own can still be checked against a schema.
-  const fine = keys.filter((k) => !problems.some((p) => p.span!.start >= k.span.start && p.span!.start < k.span.end));
+  // The keys without a problem of their own can still be checked against a schema. Keys
+  // come in value order, so one pass over the sorted problem offsets finds them.
+  const starts = problems.map((p) => p.span!.start).sort((a, b) => a - b);
+  let next = 0;
+  const fine = keys.filter((k) => {
+    while (next < starts.length && starts[next]! < k.span.start) next++;
+    return !(next < starts.length && starts[next]! < k.span.end);
+  });
   return { problems, partial: { ...sort, keys: fine } };
 }
 
