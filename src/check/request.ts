@@ -1,4 +1,4 @@
-import { diagnostic, quote, type Diagnostic, type Location } from '../diagnostics/diagnostic';
+import { diagnostic, excerpt, quote, type Diagnostic, type Location } from '../diagnostics/diagnostic';
 import type { Paging, RequestParam, Schema } from '../schema/define';
 import type { PassThroughParams } from '../syntax/ast';
 import type { Page } from './filter';
@@ -86,7 +86,7 @@ function pageNumber(
   const value = WHOLE_NUMBER.test(text) ? Number(text) : NaN;
   if (value >= min && value <= max) return value;
   const range = name === 'limit' ? `from 1 to ${max}` : '0 or more';
-  const plus = /^ [0-9]+$/.test(text) ? `A "+" sent unencoded arrives as a space, and the number needs none: ${name}=${text.trim()}. ` : '';
+  const plus = /^ [0-9]+$/.test(text) ? `A "+" sent unencoded arrives as a space, and the number needs none: ${excerpt(`${name}=${text.trim()}`)}. ` : '';
   errors.push(
     diagnostic(
       'INVALID_PAGING',

@@ -1,4 +1,4 @@
-import { diagnostic, quote, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import { diagnostic, excerpt, quote, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
 import type { Limits } from '../input/limits';
 import type { Sort, SortKey } from './ast';
 import { filterParser, filterSortLexer, pathOf } from './parser';
@@ -144,7 +144,7 @@ function explainKey(piece: string, start: number, where: Location, wholeValueEmp
       `Parameter ${quote(key)} has the sort key ${quote(piece)}, with more than one "-".`,
       where,
       span,
-      `One "-" sorts descending (${key}=${piece.replace(/^-+/, '-')}); no sign sorts ascending.`,
+      `One "-" sorts descending (${excerpt(`${key}=${piece.replace(/^-+/, '-')}`)}); no sign sorts ascending.`,
     );
   }
   const path = piece.startsWith('-') ? piece.slice(1) : piece;
@@ -155,7 +155,7 @@ function explainKey(piece: string, start: number, where: Location, wholeValueEmp
       `Parameter ${quote(key)} has the sort key ${quote(piece)}, which starts with a space.`,
       where,
       span,
-      `A "+" sent unencoded arrives as a space, and no sign is needed: ${key}=${path.trimStart()} sorts ascending, ${key}=-${path.trimStart()} descending.`,
+      `A "+" sent unencoded arrives as a space, and no sign is needed: ${excerpt(`${key}=${path.trimStart()}`)} sorts ascending, ${excerpt(`${key}=-${path.trimStart()}`)} descending.`,
     );
   }
   const word = DIRECTION_WORD.exec(piece);
@@ -166,7 +166,7 @@ function explainKey(piece: string, start: number, where: Location, wholeValueEmp
       `Parameter ${quote(key)} has the sort key ${quote(piece)}, which spells out a direction.`,
       where,
       span,
-      `The direction is a sign, not a word: write ${key}=${descending ? '-' : ''}${word[2]} (a leading "-" sorts descending).`,
+      `The direction is a sign, not a word: write ${excerpt(`${key}=${descending ? '-' : ''}${word[2]}`)} (a leading "-" sorts descending).`,
     );
   }
   const problem = pathProblem(path);

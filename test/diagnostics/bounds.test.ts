@@ -126,6 +126,27 @@ describe('formatDiagnostic shows a long key or value around the span', () => {
   });
 });
 
+describe('messages and hints that repeat what was sent cut it at 64 characters', () => {
+  const long = 'a'.repeat(5000);
+  it.each([
+    ['an empty value', `${long}=`, vendors],
+    ['a stray %', `vendorName=${long}%`, vendors],
+    ['an upper-case operator', `balance=GTE:${'1'.repeat(1000)}`, vendors],
+    ['a + sent as a space', `balance=%20${'1'.repeat(1000)}`, vendors],
+    ['thousands separators', `balance=${'1,000'.repeat(200).slice(0, 999)}`, vendors],
+    ['a sort key with two -', `orderBy=--${long}`, invoices],
+    ['a sort key after a space', `orderBy=%20${long}`, invoices],
+    ['a sort direction as a word', `orderBy=${long}%20desc`, invoices],
+    ['a page number after a space', `limit=%20${'1'.repeat(5000)}`, invoices],
+  ])('%s', (_, query, schema) => {
+    const errors = errorsOf(check(query, schema));
+    for (const d of errors) {
+      expect(d.message.length, d.message).toBeLessThan(300);
+      expect((d.hint ?? '').length, d.hint).toBeLessThan(300);
+    }
+  });
+});
+
 // ---------------------------------------------------------------- the bound as a property
 
 /** Pieces that each make one or more problems, or long text that messages might repeat. */
@@ -143,9 +164,15 @@ const hostilePiece = fc.oneof(
   fc.constant('😀'),
   fc.constant('GTE:5'),
   fc.constant('1,000'),
+  fc.constant('--'),
+  fc.constant(' '),
+  fc.constant(' desc'),
+  fc.constant(','),
 );
 const hostileKey = fc.oneof(
-  fc.constantFrom('totalAmount', 'vendorName', 'issueDate', 'customerRef.id', 'lines.amount', 'memo'),
+  fc.constantFrom('totalAmount', 'vendorName', 'postedDate', 'customerRef.id', 'lines.amount', 'memo'),
+  // The sort parameter and request parameters: their hints repeat what was sent too.
+  fc.constantFrom('orderBy', 'limit', 'offset', 'businessName', 'startDate'),
   fc.constant('k'.repeat(2000)),
   fc.constant(`${'a'.repeat(1500)}-`),
   fc.constant('a..b'),
