@@ -17,7 +17,6 @@ export type { QueryInput, QueryRecord } from './input/decode';
 export { DEFAULT_LIMITS, type Limits } from './input/limits';
 export * from './syntax/ast';
 export { parse, type ParseOptions } from './syntax/parse';
-export { encodeComponent } from './syntax/format';
 export {
   defineSchema,
   PAGING_PARAMS,
@@ -52,6 +51,18 @@ export { check, type CheckOptions } from './check/check';
 export { format } from './check/format';
 export { compile, type CompileOptions, type Predicate } from './eval/compile';
 export { sortItems, type SortOptions } from './eval/sort';
+export {
+  query,
+  literal,
+  PATTERN_OPERATORS,
+  WHERE_OPERATORS,
+  type OperatorsOf,
+  type ParamValue,
+  type PatternOperator,
+  type Query,
+  type WhereOperator,
+  type WhereValue,
+} from './client/index';
 export { toSql, type SqlOptions, type SqlQuery, type SqlTarget } from './sql/postgres';
 export type { ChildTable, RelationalTarget } from './sql/relational';
 export type { DocumentTarget } from './sql/document';
