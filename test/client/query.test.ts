@@ -109,7 +109,7 @@ describe('query: the canonical query string', () => {
   it('writes numbers that read back as the same number', () => {
     const q = query(invoices).where('totalAmount', 'eq', 1e16).where('totalAmount', 'gte', -0).where('totalAmount', 'lte', 1.5e-7);
     expect(q.toString()).toBe('totalAmount=1e%2B16;gte:0;lte:1.5e-7');
-    expect(checked(q, invoices).conditions[0]!.tests.map((t) => t.value)).toEqual([1e16, 0, 1.5e-7]);
+    expect(checked(q, invoices).conditions[0]!.tests.map((t) => (t as { value: number }).value)).toEqual([1e16, 0, 1.5e-7]);
   });
 
   it('writes request parameters first, typed and in the order set; a second value replaces the first', () => {
@@ -164,7 +164,7 @@ describe('query: toFilter', () => {
 
   it('gives a fresh filter each time: changing one changes neither the query nor the next', () => {
     const q = query(invoices).where('totalAmount', 'gt', 1).orderBy('totalAmount');
-    const first = q.toFilter() as { conditions: { tests: unknown[] }[]; sort: unknown[]; params: Record<string, string> };
+    const first = q.toFilter() as unknown as { conditions: { tests: unknown[] }[]; sort: unknown[]; params: Record<string, string> };
     first.conditions[0]!.tests.push({ op: 'eq', value: 5 });
     first.sort.pop();
     first.params.limit = '1';
