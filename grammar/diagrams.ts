@@ -60,9 +60,13 @@ export function diagramsFragment(): string {
     .join('\n');
 }
 
-/** The railroad-diagrams stylesheet chevrotain ships, for the `svg.railroad-diagram` elements. */
+/** The style of the `svg.railroad-diagram` elements: lines, boxes (rules blue, text cyan) and labels. */
 export function diagramsStyle(): string {
-  return readFileSync(join(chevrotainRoot(), 'diagrams/diagrams.css'), 'utf8');
+  return `svg.railroad-diagram { width: auto; max-width: 100%; }
+svg.railroad-diagram path { stroke-width: 2; stroke: #222; fill: none; }
+svg.railroad-diagram rect { stroke-width: 2; stroke: #222; fill: hsl(190, 100%, 88%); }
+svg.railroad-diagram g.non-terminal rect { fill: hsl(223, 100%, 88%); }
+svg.railroad-diagram text { font: bold 14px monospace; text-anchor: middle; white-space: pre; }`;
 }
 
 /** The whole page, self-contained: no script, no stylesheet or font from elsewhere. */
@@ -75,8 +79,6 @@ export function renderDiagrams(): string {
 <style>
 ${diagramsStyle()}
 body { background: hsl(30, 20%, 95%); font: 15px/1.4 system-ui, sans-serif; max-width: 60em; margin: 1em auto; padding: 0 1em; }
-div, svg { user-select: text; }
-svg.railroad-diagram { width: auto; max-width: 100%; }
 h3 { font-family: monospace; font-size: 18px; margin: 1.5em 0 0.2em; }
 </style>
 <h1>The filter language</h1>
@@ -105,13 +107,13 @@ const LIFTED: Record<string, { readonly type: string; readonly name: string }> =
 function drawToken(rr: Railroad, token: string, quoted: boolean): Item | null {
   switch (token) {
     case 'Key': // the whole key, and the separator that stands for "="
-      return rr.Sequence(rr.NonTerminal('path', '#path'), rr.Terminal('='));
+      return rr.Sequence(ruleBox(rr, 'path'), rr.Terminal('='));
     case 'SortPath':
-      return rr.NonTerminal('path', '#path');
+      return ruleBox(rr, 'path');
     case 'ValueEnd': // the end of a value: the query's next "&", or its end
       return null;
     case 'Operator':
-      return rr.NonTerminal('operator', '#operator');
+      return ruleBox(rr, 'operator');
     case 'OpenQuote':
     case 'CloseQuote':
       return rr.Terminal('"');
@@ -125,8 +127,8 @@ function drawToken(rr: Railroad, token: string, quoted: boolean): Item | null {
       return rr.Choice(
         0,
         rr.Terminal(quoted ? 'any character but " \\ %' : 'any character but ; \\ %'),
-        rr.NonTerminal('escape', '#escape'),
-        rr.NonTerminal('wildcard', '#wildcard'),
+        ruleBox(rr, 'escape'),
+        ruleBox(rr, 'wildcard'),
       );
     default:
       throw new Error(`grammar/diagrams.ts: the token ${token} has no reader word`);
@@ -155,7 +157,7 @@ function draw(rr: Railroad, p: Production, context: Context): Item | null {
   const lift = LIFTED[context.rule];
   if (lift !== undefined && p.type === lift.type) {
     context.lifted.set(lift.name, draw(rr, p, { ...context, rule: lift.name })!);
-    return rr.NonTerminal(lift.name, `#${anchor(lift.name)}`);
+    return ruleBox(rr, lift.name);
   }
   const inner = (c: Context = context): Item => rr.Sequence(...drawAll(rr, p.definition ?? [], c));
   switch (p.type) {
@@ -164,7 +166,7 @@ function draw(rr: Railroad, p: Production, context: Context): Item | null {
     case 'NonTerminal': {
       const name = RULE_NAMES[p.name!];
       if (name === undefined) throw new Error(`grammar/diagrams.ts: the parser rule "${p.name}" has no reader name`);
-      return rr.NonTerminal(name, `#${anchor(name)}`);
+      return ruleBox(rr, name);
     }
     case 'Repetition':
       // The parser reads parameters already split on "&"; a reader sees them joined by it.
@@ -217,8 +219,14 @@ const NOTES: Record<string, string> = {
   'sort key': 'A sortable path, ascending, or descending after <code>-</code>. There is no <code>+</code>: sent unencoded it arrives as a space.',
 };
 
+/** A box naming another rule, linked to its diagram. */
+function ruleBox(rr: Railroad, name: string): Item {
+  return rr.NonTerminal(name, `#${anchor(name)}`);
+}
+
+/** The id of a rule's section: prefixed, so that a page around the diagrams keeps its own ids (the playground has a `#query`). */
 function anchor(name: string): string {
-  return name.replace(/ /g, '-');
+  return `rule-${name.replace(/ /g, '-')}`;
 }
 
 // ---------------------------------------------------------------- the drawing library

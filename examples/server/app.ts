@@ -12,6 +12,7 @@ import { problem, sendProblem, splitUrl } from './http';
 import { businessRoutes } from './routes/businesses';
 import { collectionRoutes } from './routes/collections';
 import { depositRoutes } from './routes/deposits';
+import { playgroundRoute } from './routes/playground';
 import type { Store } from './store/store';
 
 /** Options of `buildApp`. */
@@ -19,13 +20,15 @@ export interface AppOptions {
   readonly store: Store;
   /** Fastify's request logging; off by default. */
   readonly logger?: boolean;
+  /** The playground page to serve at `/` (see examples/playground/build.ts); none by default. */
+  readonly playground?: string;
 }
 
 /**
  * Builds the API over a store: `GET` for every collection, `POST /Deposit`, and
- * `POST`/`DELETE` for businesses. Every error answer is an RFC 9457 problem.
+ * `POST`/`DELETE` for businesses (and the playground at `/` when given). Every error answer is an RFC 9457 problem.
  */
-export function buildApp({ store, logger = false }: AppOptions): FastifyInstance {
+export function buildApp({ store, logger = false, playground }: AppOptions): FastifyInstance {
   const app = Fastify({
     logger,
     routerOptions: {
@@ -71,5 +74,6 @@ export function buildApp({ store, logger = false }: AppOptions): FastifyInstance
   collectionRoutes(app, store);
   depositRoutes(app, store);
   businessRoutes(app, store);
+  if (playground !== undefined) playgroundRoute(app, playground);
   return app;
 }
