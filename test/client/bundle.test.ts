@@ -19,14 +19,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** `query` + `literal` + one catalog schema: the whole client, at most 6 KiB gzipped. */
-export const CLIENT_BUDGET = 6 * 1024;
+const CLIENT_BUDGET = 6 * 1024;
 /**
  * Our own code in a bundle of `check` + a schema, Chevrotain aside. The issue's goal is
  * 10 KiB; today's check path (decoding, parsing, validation, every diagnostic's message
  * and hint) is 14.6 KiB, so this ceiling stops it growing while the goal stands (README
  * "Clients" gives both).
  */
-export const CHECK_OURS_BUDGET = 16 * 1024;
+const CHECK_OURS_BUDGET = 16 * 1024;
 
 const CLIENT_APP = `import { query, literal, invoices } from 'qsfilter/client';
 console.log(query(invoices).where('totalAmount', 'gte', 100).where('customerRef.id', 'eq', literal('42')).toString());`;
