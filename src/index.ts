@@ -49,7 +49,7 @@ export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
 export { format } from './check/format';
-export { compile, type CompileOptions, type Predicate } from './eval/compile';
+export { compile, generatedSource, type CompileOptions, type Predicate } from './eval/compile';
 export { sortItems, type SortOptions } from './eval/sort';
 export {
   query,
