@@ -23,7 +23,7 @@ const CLIENT_BUDGET = 6 * 1024;
 /**
  * Our own code in a bundle of `check` + a schema, Chevrotain aside. The issue's goal is
  * 10 KiB; today's check path (decoding, parsing, validation, every diagnostic's message
- * and hint) is 14.6 KiB, so this ceiling stops it growing while the goal stands (README
+ * and hint) is 14.7 KiB, so this ceiling stops it growing while the goal stands (README
  * "Clients" gives both).
  */
 const CHECK_OURS_BUDGET = 16 * 1024;
