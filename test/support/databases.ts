@@ -84,6 +84,13 @@ export const SERVER: DatabaseServer = {
       },
       close: async () => {
         await client.end();
+        // A pool that was just ended may still be closing its connections: wait for them
+        // (a forced drop would fail them, in a process that stopped listening to them).
+        for (let wait = 0; wait < 50; wait++) {
+          const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (rows[0]!.n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
         await admin.end();
       },
