@@ -14,6 +14,8 @@ export interface Database {
   readonly label: string;
   /** A connection string to this database (real server only), for code that opens its own pool. */
   readonly url: string | undefined;
+  /** The PGlite instance itself (PGlite only), for code that takes one. */
+  readonly pglite: PGlite | undefined;
   query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
   /** Runs statements without parameters, several at once. */
   exec(sql: string): Promise<void>;
@@ -52,6 +54,7 @@ export const PGLITE: DatabaseServer = {
     return {
       label: PGLITE.label,
       url: undefined,
+      pglite: db,
       query: (text, values) => db.query(text, values),
       exec: async (sql) => {
         await db.exec(sql);
@@ -78,6 +81,7 @@ export const SERVER: DatabaseServer = {
     return {
       label: SERVER.label,
       url,
+      pglite: undefined,
       query: async <Row>(text: string, values?: unknown[]) => (await client.query(text, values)) as unknown as { rows: Row[] },
       exec: async (sql) => {
         await client.query(sql);
