@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../examples/server/app';
 import { MemoryStore } from '../../examples/server/store/memory';
 import type { Store } from '../../examples/server/store/store';
-import { SERVER, type Database } from '../support/databases';
+import { SERVER, useDatabase, type Database } from '../support/databases';
 
 /**
  * A 500 answer says "the error is logged": it must be, with its cause, whatever the log
@@ -11,12 +11,9 @@ import { SERVER, type Database } from '../support/databases';
  */
 
 let db: Database;
-beforeAll(async () => {
-  db = await SERVER.open();
-}, 60_000);
-afterAll(async () => {
-  await db?.close();
-}, 60_000);
+useDatabase(SERVER, {}, async (opened) => {
+  db = opened;
+});
 
 /** A store whose finds fail in the database, as a store with a broken query would. */
 function failingStore(): Store {

@@ -4,7 +4,7 @@ import { sampleData } from '../../examples/server/data/sample';
 import { EXAMPLE_REQUESTS } from '../../examples/server/examples';
 import { filled, openStore } from '../../examples/server/store/open';
 import { SCHEMA } from '../../examples/server/store/postgres';
-import { SERVER, type Database } from '../support/databases';
+import { SERVER, useDatabase, type Database } from '../support/databases';
 import { startServer, type StoreKind, type TestServer } from '../support/server';
 
 /**
@@ -164,12 +164,9 @@ describe.each([
 
 describe(`the example in a database of the ${SERVER.label} that has tables of its own`, () => {
   let db: Database;
-  beforeAll(async () => {
-    db = await SERVER.open();
-  }, 60_000);
-  afterAll(async () => {
-    await db?.close();
-  }, 60_000);
+  useDatabase(SERVER, {}, async (opened) => {
+    db = opened;
+  });
 
   it('keeps to its own schema: a user\'s items table is neither read nor touched', async () => {
     await db.exec(`CREATE TABLE items (id int PRIMARY KEY, name text); INSERT INTO items VALUES (1, 'mine')`);

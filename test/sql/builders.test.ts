@@ -5,10 +5,10 @@ import { doublePrecision, integer, pgTable, text, timestamp } from 'drizzle-orm/
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { Kysely, PostgresDialect, sql as kyselySql, type Generated } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { check, compile, detectCaseFolding, invoices, toSqlTemplate, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
-import { SERVERS, type Database } from '../support/databases';
-import { STARTUP_TIMEOUT, TEST_TIMEOUT } from './support/database';
+import { SERVERS, useDatabase, type Database } from '../support/databases';
+import { TEST_TIMEOUT } from './support/database';
 
 /**
  * Query builders take a filter through their own `sql` template tag, which numbers the
@@ -104,13 +104,11 @@ function pgliteDialect(db: PGlite): PostgresDialect {
 }
 
 describe.each(SERVERS)('query builders on $label', (server) => {
-  let db: Database;
   let folding: CaseFolding;
   let kysely: Kysely<Tables>;
   let drizzle: ReturnType<typeof drizzlePglite> | ReturnType<typeof drizzleNodePg>;
 
-  beforeAll(async () => {
-    db = await server.open();
+  useDatabase(server, {}, async (db) => {
     await createInvoices(db);
     folding = await detectCaseFolding(db);
     if (db.pglite !== undefined) {
@@ -121,13 +119,12 @@ describe.each(SERVERS)('query builders on $label', (server) => {
       kysely = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
       drizzle = drizzleNodePg({ client: pool });
     }
-  }, STARTUP_TIMEOUT);
+  });
 
+  // Kysely's destroy ends the pool it was given; it runs before the database is dropped (after hooks run in reverse).
   afterAll(async () => {
-    // Kysely's destroy ends the pool it was given.
     await kysely?.destroy();
-    await db?.close();
-  }, STARTUP_TIMEOUT);
+  });
 
   it.each(QUERIES)('Kysely: %s', async (query) => {
     const filter = filterOf(query);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { detectCaseFolding, toSql, check, defineSchema, type CaseFolding } from '../../src/index';
 import { folder, foldedText, supportedCaseFoldings } from '../../src/sql/text';
 import { foldCase } from '../../src/values/case';
-import { SERVER, SERVERS, type Database } from '../support/databases';
-import { STARTUP_TIMEOUT, TEST_TIMEOUT } from './support/database';
+import { OPEN_TIMEOUT, SERVER, SERVERS, useDatabase, type Database } from '../support/databases';
+import { TEST_TIMEOUT } from './support/database';
 
 /**
  * Case folding in SQL, each folding on each server that has it, against `foldCase`
@@ -48,14 +48,10 @@ describe.each(SERVERS)('case folding on $label', (server) => {
   let db: Database;
   let foldings: CaseFolding[];
 
-  beforeAll(async () => {
-    db = await server.open();
+  useDatabase(server, {}, async (opened) => {
+    db = opened;
     foldings = await supportedCaseFoldings(db);
-  }, STARTUP_TIMEOUT);
-
-  afterAll(async () => {
-    await db?.close();
-  }, STARTUP_TIMEOUT);
+  });
 
   it('detects the best folding the server has: pg_c_utf8 from Postgres 17, else ICU, else ascii', async () => {
     const { rows } = await db.query<{ version: number; icu: boolean }>(
@@ -139,5 +135,5 @@ describe(`case folding on a database that is not UTF-8 (${SERVER.label})`, () =>
     } finally {
       await db.close();
     }
-  }, STARTUP_TIMEOUT);
+  }, OPEN_TIMEOUT);
 });

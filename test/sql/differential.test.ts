@@ -1,10 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { check, compile, toSql, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
-import { SERVERS, type Database } from '../support/databases';
+import { SERVERS, useDatabase, type Database } from '../support/databases';
 import { exactFoldings } from './support/folding';
 import { documents, filterCase, schema, typedItems, type FilterCase } from './support/arbitraries';
-import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, selectIds, STARTUP_TIMEOUT, TEST_TIMEOUT } from './support/database';
+import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, selectIds, TEST_TIMEOUT } from './support/database';
 import { writeJson } from './support/json';
 
 /**
@@ -57,15 +57,12 @@ describe.each(SERVERS)('toSql agrees with compile on $label', (server) => {
   let db: Database;
   let foldings: CaseFolding[];
 
-  beforeAll(async () => {
-    db = await server.open({ jit: false });
+  // Sixty filters run in one statement: see OpenOptions.jit.
+  useDatabase(server, { jit: false }, async (opened) => {
+    db = opened;
     await createTables(db);
     foldings = await exactFoldings(db);
-  }, STARTUP_TIMEOUT);
-
-  afterAll(async () => {
-    await db?.close();
-  }, STARTUP_TIMEOUT);
+  });
 
   const folding = () => fc.nat().map((n) => foldings[n % foldings.length]!);
 

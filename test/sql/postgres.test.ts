@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   check,
   defineSchema,
@@ -14,9 +14,9 @@ import {
   type Schema,
   type SqlTarget,
 } from '../../src/index';
-import { SERVERS, type Database } from '../support/databases';
+import { SERVERS, useDatabase, type Database } from '../support/databases';
 import { escapeText, quoted } from './support/arbitraries';
-import { STARTUP_TIMEOUT, TEST_TIMEOUT } from './support/database';
+import { TEST_TIMEOUT } from './support/database';
 
 function filterOf(query: QueryInput, schema: Schema = invoices): Filter {
   const result = check(query, schema);
@@ -312,19 +312,15 @@ describe.each(SERVERS)('toSql on $label', (server) => {
   let db: Database;
   let folding: CaseFolding;
 
-  beforeAll(async () => {
-    db = await server.open();
+  useDatabase(server, {}, async (opened) => {
+    db = opened;
     await db.exec(`
       CREATE SCHEMA "acc""ts";
       CREATE TABLE "acc""ts"."in.voices" (id int PRIMARY KEY, "vendor ""name""" text, "total; --amount" float8, doc jsonb);
       CREATE TABLE "acc""ts".lines ("invoice id" int, "de$1scription" text);
     `);
     folding = await detectCaseFolding(db);
-  }, STARTUP_TIMEOUT);
-
-  afterAll(async () => {
-    await db?.close();
-  }, STARTUP_TIMEOUT);
+  });
 
   it('numbers placeholders from firstParam, so the SQL can follow a query\'s own parameters', async () => {
     await insertHostileRows(db);

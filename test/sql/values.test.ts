@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { check, compile, defineSchema, toSql, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
-import { SERVERS, type Database } from '../support/databases';
+import { SERVERS, useDatabase, type Database } from '../support/databases';
 import { exactFoldings } from './support/folding';
 import { formatNumber } from '../../src/values/number';
 import { object, writeJson, type Json } from './support/json';
 import { DATES, DATE_STRINGS, IDS, ID_VALUES, NUMBERS, NUMBER_STRINGS, RAW_NUMBERS, TEXTS } from './support/pools';
 import { quoted } from './support/arbitraries';
-import { selectIds, STARTUP_TIMEOUT, TEST_TIMEOUT } from './support/database';
+import { selectIds, TEST_TIMEOUT } from './support/database';
 
 /**
  * Every awkward value against every literal and operator: one field per table row, one
@@ -79,19 +79,15 @@ async function compare(items: readonly unknown[], from: string, target: SqlTarge
 }
 
 describe.each(SERVERS)('on $label', (server) => {
-  beforeAll(async () => {
-    // Up to 100 filters run in one statement: see OpenOptions.jit.
-    db = await server.open({ jit: false });
+  // Up to 100 filters run in one statement: see OpenOptions.jit.
+  useDatabase(server, { jit: false }, async (opened) => {
+    db = opened;
     await db.exec(`
       CREATE TABLE docs (id int PRIMARY KEY, doc jsonb);
       CREATE TABLE typed (id int PRIMARY KEY, n float8, m numeric, d timestamptz);
     `);
     foldings = await exactFoldings(db);
-  }, STARTUP_TIMEOUT);
-
-  afterAll(async () => {
-    await db?.close();
-  }, STARTUP_TIMEOUT);
+  });
 
   describe('document values against every literal', () => {
     it('numbers: JSON numbers beyond the doubles, on rounding boundaries, numeric strings and near misses', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 /**
  * The Postgres servers the SQL suites run on: PGlite in process, and a real server
@@ -110,4 +110,22 @@ function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
+}
+
+/** Opening a database takes seconds (PGlite in wasm, CREATE DATABASE), more while other files run. */
+export const OPEN_TIMEOUT = 120_000;
+
+/**
+ * A fresh database for the tests of the enclosing suite: opened before them (then
+ * `setup` runs, with it), closed after them. Call it in a `describe` body.
+ */
+export function useDatabase(server: DatabaseServer, options: OpenOptions, setup: (db: Database) => Promise<void>): void {
+  let db: Database | undefined;
+  beforeAll(async () => {
+    db = await server.open(options);
+    await setup(db);
+  }, OPEN_TIMEOUT);
+  afterAll(async () => {
+    await db?.close();
+  }, OPEN_TIMEOUT);
 }

@@ -3,8 +3,6 @@ import { writeJson, type Json } from './json';
 import type { TypedItem } from './arbitraries';
 import type { Database } from '../../support/databases';
 
-/** Starting Postgres in wasm, or creating a database on a server, takes seconds, more while other test files run. */
-export const STARTUP_TIMEOUT = 120_000;
 /** A test that loads data sets and runs hundreds of statements. */
 export const TEST_TIMEOUT = 120_000;
 
