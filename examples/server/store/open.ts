@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { detectCaseFolding } from 'qsfilter';
+import { detectCaseFolding, type CaseFolding } from 'qsfilter';
 import type { Resource } from '../resources';
 import { MemoryStore } from './memory';
 import { PostgresStore, type SqlClient } from './postgres';
@@ -35,16 +35,17 @@ export async function openStore(settings: StoreSettings, data: Readonly<Record<R
     // and saves nothing (README, "Postgres versions"): off for this pool's sessions.
     const pool = new pg.Pool({ connectionString: settings.databaseUrl, options: '-c jit=off' });
     try {
-      const { store, description } = await filled(pool, data, caseInsensitive, false);
-      return { store, description: `${description} at ${redact(settings.databaseUrl)}, filtered by toSql()`, close: () => pool.end() };
+      const { store, version, caseFolding } = await filled(pool, data, caseInsensitive, false);
+      const description = `Postgres ${version} at ${redact(settings.databaseUrl)}, case folding ${caseFolding}, filtered by toSql()`;
+      return { store, description, close: () => pool.end() };
     } catch (error) {
       await pool.end();
       throw error;
     }
   }
   const db = new PGlite();
-  const { store, description } = await filled(db, data, caseInsensitive, true);
-  return { store, description: `embedded PGlite (${description}, in process), filtered by toSql()`, close: () => db.close() };
+  const { store, version, caseFolding } = await filled(db, data, caseInsensitive, true);
+  return { store, description: `embedded PGlite (Postgres ${version} in process), case folding ${caseFolding}, filtered by toSql()`, close: () => db.close() };
 }
 
 /**
@@ -56,13 +57,13 @@ export async function filled(
   data: Readonly<Partial<Record<Resource, readonly Item[]>>>,
   caseInsensitive: boolean,
   fresh: boolean,
-): Promise<{ store: PostgresStore; description: string }> {
+): Promise<{ store: PostgresStore; version: string; caseFolding: CaseFolding }> {
   const caseFolding = await detectCaseFolding(db);
   const store = new PostgresStore(db, { caseInsensitive, caseFolding });
   await store.migrate();
   if (fresh || (await store.size()) === 0) await store.load(data);
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
-  return { store, description: `Postgres ${rows[0]!.version.replace(/ .*/, '')}, case folding ${caseFolding}` };
+  return { store, version: rows[0]!.version.replace(/ .*/, ''), caseFolding };
 }
 
 /** A connection string without its password, for printing. */
