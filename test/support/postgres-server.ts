@@ -49,7 +49,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     console.log(`SQL suites run on ${pglite} in process, and on ${server} (${where}).`);
   } catch (error) {
     await local?.stop();
-    throw error;
+    const which = local === undefined ? 'the server of DATABASE_URL' : 'the server started for the tests';
+    throw new Error(`The SQL suites cannot reach ${which}: ${(error as Error).message}`);
   }
   return async () => {
     await local?.stop();
