@@ -66,6 +66,10 @@ export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): 
  * Same meaning, same checks and errors as `toSql`.
  */
 export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<SqlOptions, 'firstParam'>): SqlTemplate {
+  checkOptions(options);
+  if ((options as SqlOptions | undefined)?.firstParam !== undefined) {
+    throw new TypeError('toSqlTemplate: firstParam does not apply: the sql tag that takes the template numbers the placeholders.');
+  }
   const { text, values } = translate(filter, target, options);
   const parts = templated(text, values);
   const strings = Object.freeze(Object.assign(parts.strings, { raw: Object.freeze([...parts.strings]) }));

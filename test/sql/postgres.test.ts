@@ -299,6 +299,7 @@ describe('toSql', () => {
       [() => toSql(filter, target, { firstParam: 0 }), /firstParam must be a positive integer, not 0/],
       [() => toSql(filter, target, { firstParam: 1.5 }), /firstParam/],
       [() => toSqlTemplate(filter, undefined as never), /the target must be/],
+      [() => toSqlTemplate(filter, target, { firstParam: 3 } as never), /firstParam does not apply/],
     ];
     for (const [call, message] of cases) {
       expect(call).toThrow(TypeError);
