@@ -11,7 +11,7 @@ import { median, times } from './lib/format';
 import { DIST_CJS, DIST_ESM } from './lib/qsfilter';
 import { defineScenario, Mismatch } from './lib/scenario';
 
-const QUERY = 'customerRef.id=42&totalAmount=gte:100;lte:200';
+const QUERY = 'businessName=Acme&serviceName=quickbooks&customerRef.id=42&totalAmount=gte:100;lte:200';
 const esm = JSON.stringify(pathToFileURL(DIST_ESM).href);
 const cjs = JSON.stringify(DIST_CJS);
 const CHECK = `if (!check(${JSON.stringify(QUERY)}, invoices).ok) process.exit(3);`;

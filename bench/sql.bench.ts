@@ -16,7 +16,7 @@ import { check, compile, invoices, toSql, type Filter, type SqlTarget } from '..
 
 // Generating and indexing 1M rows alone takes about 15 s: a quick run only checks the answers agree and shows the ratios on fewer.
 const ROWS = Number(process.argv[process.argv.indexOf('--rows') + 1] || 0) || (process.argv.includes('--quick') ? 20_000 : 1_000_000);
-const QUERY = 'totalAmount=gte:100;lte:110&issueDate=gte:2023-01-01&docNumber=%25-1%25';
+const QUERY = 'businessName=Acme&serviceName=quickbooks&totalAmount=gte:100;lte:110&postedDate=gte:2023-01-01&invoiceNumber=%25-1%25';
 
 const checked = check(QUERY, invoices);
 if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
@@ -24,7 +24,7 @@ const filter: Filter = checked.value;
 
 const relational: SqlTarget = {
   table: 'invoices',
-  columns: { totalAmount: 'total_amount', issueDate: 'issue_date', docNumber: 'doc_number' },
+  columns: { totalAmount: 'total_amount', postedDate: 'posted_date', invoiceNumber: 'invoice_number' },
 };
 const document: SqlTarget = { document: 'doc', table: 'invoice_docs' };
 
@@ -32,7 +32,7 @@ const db = await PGlite.create();
 let started = performance.now();
 // Deterministic pseudo-random rows, generated inside Postgres: loading rows is the slow part.
 await db.exec(`
-  CREATE TABLE invoices (id int PRIMARY KEY, total_amount float8, issue_date timestamptz, doc_number text);
+  CREATE TABLE invoices (id int PRIMARY KEY, total_amount float8, posted_date timestamptz, invoice_number text);
   INSERT INTO invoices
     SELECT i, ((i::bigint * 7919) % 100000) / 100.0,
            timestamptz '2022-01-01T00:00:00Z' + ((i::bigint * 104729) % (730 * 86400)) * interval '1 second',
@@ -41,8 +41,8 @@ await db.exec(`
   CREATE INDEX ON invoices (total_amount);
   CREATE TABLE invoice_docs (id int PRIMARY KEY, doc jsonb);
   INSERT INTO invoice_docs
-    SELECT id, jsonb_build_object('totalAmount', total_amount, 'docNumber', doc_number,
-                                  'issueDate', to_char(issue_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+    SELECT id, jsonb_build_object('totalAmount', total_amount, 'invoiceNumber', invoice_number,
+                                  'postedDate', to_char(posted_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
       FROM invoices;
   ANALYZE;
 `);
@@ -64,7 +64,7 @@ async function loadAndCompile(select: string): Promise<number> {
   return n;
 }
 
-const RELATIONAL_ROWS = 'SELECT total_amount AS "totalAmount", issue_date AS "issueDate", doc_number AS "docNumber" FROM invoices';
+const RELATIONAL_ROWS = 'SELECT total_amount AS "totalAmount", posted_date AS "postedDate", invoice_number AS "invoiceNumber" FROM invoices';
 const DOCUMENT_ROWS = 'SELECT doc FROM invoice_docs';
 const loadDocuments = async (): Promise<number> => {
   const { rows } = await db.query<{ doc: unknown }>(DOCUMENT_ROWS);

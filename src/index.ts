@@ -20,6 +20,7 @@ export { parse, type ParseOptions } from './syntax/parse';
 export { encodeComponent } from './syntax/format';
 export {
   defineSchema,
+  PAGING_PARAMS,
   SCALAR_TYPES,
   type ArraySpec,
   type ElementFieldSpec,
@@ -29,19 +30,28 @@ export {
   type FieldType,
   type FieldValueTypes,
   type InferFields,
+  type InferParams,
+  type InferSortable,
+  type Paging,
+  type PagingSpec,
+  type ParamSpec,
+  type ParamType,
   type RefSpec,
+  type RequestParam,
   type ScalarSpec,
   type ScalarType,
   type Schema,
   type SchemaSpec,
+  type SortPath,
 } from './schema/define';
 export * from './schema/catalog';
-export type { Condition, DateTest, Filter, NumberTest, TextTest } from './check/filter';
+export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './check/filter';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
 export { format } from './check/format';
 export { compile, type CompileOptions, type Predicate } from './eval/compile';
+export { sortItems, type SortOptions } from './eval/sort';
 export { toSql, toSqlTemplate, type SqlOptions, type SqlQuery, type SqlTarget, type SqlTemplate } from './sql/postgres';
 export { CASE_FOLDINGS, detectCaseFolding, type CaseFolding, type QueryClient } from './sql/text';
 export type { ChildTable, RelationalTarget } from './sql/relational';

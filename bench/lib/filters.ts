@@ -10,11 +10,12 @@ import type { Invoice } from './invoices';
 import { qsfilter } from './qsfilter';
 
 /**
- * The catalog's invoices, plus `vendorName` (the catalog's invoices have no vendor field).
+ * The catalog's invoices, plus `vendorName` and `currency`, which the generated invoices
+ * have and the catalog's do not filter. No request parameters: these filters are compiled
+ * and run over items, not sent to an endpoint.
  */
 export const invoiceData = qsfilter.defineSchema({
-  fields: { ...qsfilter.invoices.spec.fields, vendorName: 'string' },
-  params: qsfilter.invoices.spec.params,
+  fields: { ...qsfilter.invoices.spec.fields, vendorName: 'string', currency: 'string' },
 });
 
 export interface EvalFilter {
@@ -48,14 +49,14 @@ export const FILTERS: readonly EvalFilter[] = [
   },
   {
     name: 'date range',
-    query: 'issueDate=gte:2024-03-01;lt:2024-06-01',
+    query: 'postedDate=gte:2024-03-01;lt:2024-06-01',
     hand: (item) => {
-      const v = item.issueDate;
+      const v = item.postedDate;
       if (typeof v !== 'string') return false;
       const t = Date.parse(v);
       return t >= MARCH && t < JUNE;
     },
-    mongo: { issueDate: { $gte: '2024-03-01', $lt: '2024-06-01' } },
+    mongo: { postedDate: { $gte: '2024-03-01', $lt: '2024-06-01' } },
     semantics: 'differs',
     note: 'MongoDB compares the strings, not the instants: same answer only because every date here is UTC in one format',
   },

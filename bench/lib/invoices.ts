@@ -13,16 +13,16 @@ export interface Line {
 
 export interface Invoice {
   id: string;
-  docNumber: string;
+  invoiceNumber: string;
   customerRef: { id: string; name: string };
   vendorName: string;
   /** An ISO date-time string in UTC, as `Date.prototype.toISOString` writes it. */
-  issueDate: string;
+  postedDate: string;
   /** A date-only string, `YYYY-MM-DD`. */
   dueDate: string;
   currency: string;
   totalAmount: number;
-  balance: number;
+  amountDue: number;
   lines: Line[];
 }
 
@@ -90,14 +90,14 @@ export function generateInvoices(count: number, seed = 42): Invoice[] {
     const totalAmount = cents(total);
     invoices.push({
       id: `inv_${i.toString(36)}`,
-      docNumber: `INV-${new Date(issued).getUTCFullYear()}-${String(i).padStart(6, '0')}`,
+      invoiceNumber: `INV-${new Date(issued).getUTCFullYear()}-${String(i).padStart(6, '0')}`,
       customerRef: { id: String(customer), name: `Customer ${customer}` },
       vendorName: pick(VENDORS),
-      issueDate: new Date(issued).toISOString(),
+      postedDate: new Date(issued).toISOString(),
       dueDate: new Date(issued + 30 * 86_400_000).toISOString().slice(0, 10),
       currency: pick(CURRENCIES),
       totalAmount,
-      balance: random() < 0.6 ? 0 : cents(totalAmount * random()),
+      amountDue: random() < 0.6 ? 0 : cents(totalAmount * random()),
       lines,
     });
   }

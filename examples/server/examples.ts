@@ -7,17 +7,22 @@ export interface ExampleRequest {
   readonly status: 200 | 400;
 }
 
+/** The connection whose data the examples read, as the API requires it: the books of "Acme & Sons" in QuickBooks. */
+const ACME = 'businessName=Acme%20%26%20Sons&serviceName=quickbooks';
+
 /** Good filters on several collections, then two bad ones. */
 export const EXAMPLE_REQUESTS: readonly ExampleRequest[] = [
-  { path: '/invoices?customerRef.id=42&totalAmount=gte:100;lte:2000', note: 'invoices of customer 42 from 100 to 2000', status: 200 },
-  { path: '/vendors?vendorName=%25acme%25', note: 'vendors whose name contains "acme"', status: 200 },
+  { path: `/invoices?${ACME}&customerRef.id=42&totalAmount=gte:100;lte:2000`, note: 'invoices of customer 42 from 100 to 2000', status: 200 },
+  { path: `/vendors?${ACME}&vendorName=%25acme%25`, note: 'vendors whose name contains "acme"', status: 200 },
   {
-    path: '/balanceSheets?businessName=Acme%20%26%20Sons&reportFrequency=month&serviceName=quickbooks&group=assets&value=gt:100000',
-    note: 'monthly asset lines over 100000 of "Acme & Sons"',
+    path: '/balanceSheets?businessName=Acme%20%26%20Sons&reportFrequency=month&serviceName=quickbooks&group=Current%20Assets&value=gt:10000',
+    note: 'monthly current-asset lines over 10000',
     status: 200,
   },
-  { path: '/invoices?lines.amount=gte:10;lte:20&issueDate=gte:2023-01-01&limit=5', note: 'a line from 10 to 20, issued in 2023 or later', status: 200 },
+  { path: `/invoices?${ACME}&lines.amount=gte:10;lte:50&postedDate=gte:2023-01-01&limit=5`, note: 'a line from 10 to 50, posted in 2023 or later', status: 200 },
+  { path: `/invoices?${ACME}&orderBy=-totalAmount,postedDate&limit=3`, note: 'the three largest invoices, the oldest first among equals', status: 200 },
+  { path: `/bills?${ACME}&status=open&dueDate=lt:2023-01-01`, note: 'open bills due before 2023', status: 200 },
   { path: '/connections?syncTime=gt:3600', note: 'connections whose initial sync took over an hour', status: 200 },
-  { path: '/vendors?vendorName=%acme%', note: 'bad: a bare "%" (send it as %25)', status: 400 },
-  { path: '/deposits?lines.memo=%25cash%25', note: 'bad: lines.memo was removed on 2023-01-09', status: 400 },
+  { path: `/vendors?${ACME}&vendorName=%acme%`, note: 'bad: a bare "%" (send it as %25)', status: 400 },
+  { path: `/deposits?${ACME}&lines.memo=%25cash%25`, note: 'bad: lines.memo was removed on 2023-01-09', status: 400 },
 ];

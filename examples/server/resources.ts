@@ -1,31 +1,46 @@
-import { catalog, defineSchema } from 'qsfilter';
-
-/** The paging parameters every collection passes through; the routes read them. */
-export const PAGING_PARAMS = ['limit', 'offset'] as const;
-
-/**
- * `GET /businesses`. The API document shows businesses only being created and deleted,
- * so the catalog has no schema for them: this one is defined here, the way a service
- * defines the schema of its own resource.
- */
-export const businesses = defineSchema({
-  fields: { businessName: 'string', createdAt: 'date' },
-  params: PAGING_PARAMS,
-});
-
-/** Every collection the server answers `GET /<name>` for, with its schema. */
-export const collections = { ...catalog, businesses } as const;
+import { catalog, defineSchema, PAGING_PARAMS, type ParamSpec, type Schema, type SchemaSpec } from 'qsfilter';
 
 /** The name of a collection, which is also its path. */
-export type Resource = keyof typeof collections;
+export type Resource = keyof typeof catalog;
 
 /**
- * The request parameters of a collection that are not paging: they select items by
- * exact equality with the item's property of the same name (`GET /balanceSheets?
- * businessName=Acme%20%26%20Sons&reportFrequency=month` is that business's monthly
- * report). They are not filters: no operators, no wildcards, no decoding beyond the
- * query string's own.
+ * The schema the server checks a collection's queries with: the catalog's, with the
+ * connection parameters required where the collection has them, as the API requires
+ * them. The catalog cannot require them (the API also takes a `connectionUuid` instead,
+ * and SPEC §1's examples send neither); this server reads the API document's form only:
+ * `businessName` and `serviceName`.
+ */
+function serverSchema(schema: Schema): Schema {
+  const params = schema.spec.params;
+  if (params === undefined || Array.isArray(params) || !Object.hasOwn(params, 'businessName')) return schema;
+  const required: Record<string, ParamSpec> = {};
+  for (const [name, spec] of Object.entries(params as Readonly<Record<string, ParamSpec>>)) {
+    if (name === 'connectionUuid') continue;
+    required[name] = CONNECTION.includes(name) ? { type: 'string', required: true } : spec;
+  }
+  return defineSchema({ ...(schema.spec as SchemaSpec), params: required });
+}
+
+/** The parameters that name the connection whose data a request reads. */
+const CONNECTION = ['businessName', 'serviceName'];
+
+/** Every collection the server answers `GET /<name>` for, with the schema it checks queries with. */
+export const collections = Object.fromEntries(
+  (Object.keys(catalog) as Resource[]).map((name) => [name, serverSchema(catalog[name])]),
+) as Record<Resource, Schema>;
+
+/** The period parameters: transactions posted from `startDate` to `endDate`, both days included. */
+export const PERIOD_PARAMS = ['startDate', 'endDate'] as const;
+
+/**
+ * The request parameters of a collection that select items by exact equality with the
+ * item's property of the same name (`GET /balanceSheets?businessName=Acme%20%26%20Sons&
+ * reportFrequency=month` is that business's monthly report): all of them but paging,
+ * sorting and the period. They are not filters: no operators, no wildcards, no decoding
+ * beyond the query string's own.
  */
 export function selectorParams(resource: Resource): string[] {
-  return [...collections[resource].params].filter((p) => !(PAGING_PARAMS as readonly string[]).includes(p));
+  const schema = collections[resource];
+  const other = new Set<string>([...PAGING_PARAMS, ...PERIOD_PARAMS, schema.sortParam]);
+  return [...schema.params].filter((p) => !other.has(p));
 }

@@ -5,8 +5,11 @@ import { parseParams, type ParseOptions } from '../syntax/parse';
 import type { Filter } from './filter';
 import { FilterBuilder } from './validate';
 
-/** Options of `check`: those of `parse`; the schema's own `params` are always passed through. */
-export type CheckOptions = ParseOptions;
+/**
+ * Options of `check`: those of `parse`; the schema's own `params` are always passed
+ * through, and its `sortParam` is the sort parameter.
+ */
+export type CheckOptions = Omit<ParseOptions, 'sortParam'>;
 
 /**
  * Parses and validates a query in one step: what a server calls on every request, and
@@ -16,12 +19,14 @@ export type CheckOptions = ParseOptions;
  */
 export function check(input: QueryInput, schema: Schema, options?: CheckOptions): Result<Filter> {
   const params = options?.params === undefined ? schema.params : [...schema.params, ...options.params];
-  const parsed = parseParams(input, options?.limits, params);
+  const parsed = parseParams(input, options?.limits, params, schema.sortParam);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   const builder = new FilterBuilder(schema, parsed.params);
   for (const filter of parsed.filters) {
     if (filter.param !== undefined) builder.add(filter.param);
-    else builder.reject(filter.problems ?? []);
+    if (filter.problems !== undefined) builder.reject(filter.problems);
+    // A sort parameter's keys, all or the well-formed ones, are held against the schema either way.
+    if (filter.sort !== undefined) builder.sortBy(filter.sort);
   }
   return builder.result();
 }

@@ -1,5 +1,5 @@
 import type { FieldType } from '../schema/define';
-import type { Operator, PassThroughParams } from '../syntax/ast';
+import type { Operator, PassThroughParams, SortDirection } from '../syntax/ast';
 import type { DateRange } from '../values/date';
 
 /** A comparison of a number field, the operand already a number. */
@@ -44,9 +44,32 @@ export type Condition =
   | ConditionOf<'id', TextTest>
   | ConditionOf<'date', DateTest>;
 
-/** A checked query: conditions that must all hold, and the pass-through request parameters. */
+/** One key of a checked sort (SPEC §9): a sortable field, its type and the direction. */
+export interface SortField {
+  /** The schema path: `issueDate`, `customerRef.id`. */
+  readonly key: string;
+  /** Property names to read from the item. */
+  readonly path: readonly string[];
+  readonly direction: SortDirection;
+  readonly type: FieldType;
+}
+
+/** The page of matches to return (SPEC §9), defaults applied. */
+export interface Page {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/**
+ * A checked query: conditions that must all hold; the request parameters as sent
+ * (checked against their declared types; the sort and paging parameters among them);
+ * the sort they ask for, first key first (empty when none); and, when the schema pages,
+ * the page.
+ */
 export interface Filter {
   readonly type: 'Filter';
   readonly conditions: readonly Condition[];
   readonly params: PassThroughParams;
+  readonly sort: readonly SortField[];
+  readonly page?: Page;
 }

@@ -1,11 +1,14 @@
 import { diagnostic, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import type { Field, FieldSpec, Schema } from '../schema/define';
-import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams } from '../syntax/ast';
+import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams, type Sort } from '../syntax/ast';
 import type { ParseOptions } from '../syntax/parse';
-import { readDate, type DateProblem } from '../values/date';
-import { readNumber, type NumberProblem } from '../values/number';
-import type { Condition, DateTest, Filter, NumberTest, TextTest } from './filter';
+import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from './filter';
+import { checkRequest } from './request';
+import { checkSort } from './sort';
+import { DEFAULT_LIMITS } from '../input/limits';
+import { readSort } from '../syntax/sort';
 import { closest } from './suggest';
+import { dateValue, numberValue, OR_HINT } from './values';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
@@ -18,16 +21,19 @@ export interface ValidateOptions {
 
 /**
  * Checks a parsed query against a schema: every path must name a filterable field,
- * every operator and operand must suit the field's type. Operands come back converted
- * (numbers, date intervals, wildcard segments). Every problem is reported.
+ * every operator and operand must suit the field's type; the sort keys must be
+ * sortable fields; the request parameters must be sent when required and hold their
+ * type; the page must be in range. Operands come back converted (numbers, date
+ * intervals, wildcard segments). Every problem is reported.
  *
- * A filter parameter whose key is a pass-through parameter (of the schema, or of
- * `options.params`) was parsed without knowing that: it joins `params` with its value
- * as sent.
+ * A filter parameter whose key is a request parameter (of the schema, or of
+ * `options.params`) or the schema's sort parameter was parsed without knowing that: it
+ * joins `params` with its value as sent (and the sort parameter is read as sort keys).
  */
 export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptions): Result<Filter> {
   const builder = new FilterBuilder(schema, ast.params, options?.params);
   for (const param of ast.filters) builder.add(param);
+  if (ast.sort !== undefined) builder.sortBy(ast.sort);
   return builder.result();
 }
 
@@ -39,6 +45,7 @@ export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptio
 export class FilterBuilder {
   private readonly errors: Diagnostic[] = [];
   private readonly conditions: Condition[] = [];
+  private sort: SortField[] = [];
   private readonly passThrough: ReadonlySet<string> | undefined;
   private params: PassThroughParams;
 
@@ -53,6 +60,14 @@ export class FilterBuilder {
 
   /** Validates one parsed parameter, or passes it through when it is a request parameter. */
   add(param: Param): void {
+    if (param.key === this.schema.sortParam) {
+      // Parsed as a filter (by a parse that named another sort parameter): read it as the sort it is.
+      this.params = withParam(this.params, param.key, param.value);
+      const outcome = readSort(param.key, param.value, DEFAULT_LIMITS);
+      if (outcome.problems !== undefined) this.reject(outcome.problems);
+      this.sortBy(outcome.sort ?? outcome.partial);
+      return;
+    }
     if (this.schema.params.has(param.key) || this.passThrough?.has(param.key) === true) {
       this.params = withParam(this.params, param.key, param.value);
       return;
@@ -63,15 +78,34 @@ export class FilterBuilder {
     if (condition !== undefined) this.conditions.push(condition);
   }
 
+  /** Checks the sort parameter's keys against the schema (its value is already among the params). */
+  sortBy(sort: Sort): void {
+    if (sort.key !== this.schema.sortParam) {
+      this.errors.push(
+        diagnostic(
+          'UNKNOWN_FIELD',
+          `Parameter ${quote(sort.key)} is not a parameter of this resource.`,
+          { param: sort.key, in: 'key', text: sort.key },
+          { start: 0, end: sort.key.length },
+          `This resource sorts with ${this.schema.sortParam}=….`,
+        ),
+      );
+      return;
+    }
+    this.sort = checkSort(sort, this.schema, this.errors);
+  }
+
   /** Records the problems of a parameter that could not be parsed. */
   reject(problems: readonly Diagnostic[]): void {
     this.errors.push(...problems);
   }
 
-  /** The filter, or every problem recorded. */
+  /** The filter, or every problem recorded: those of the request parameters come last. */
   result(): Result<Filter> {
+    const page = checkRequest(this.schema, this.params, this.errors);
     if (this.errors.length > 0) return { ok: false, errors: this.errors };
-    return { ok: true, value: { type: 'Filter', conditions: this.conditions, params: this.params } };
+    const filter: Filter = { type: 'Filter', conditions: this.conditions, params: this.params, sort: this.sort };
+    return { ok: true, value: page === undefined ? filter : { ...filter, page } };
   }
 }
 
@@ -243,87 +277,21 @@ function noWildcard(clause: Clause, param: Param, kind: string, where: Location,
 function numberTest(clause: Clause, param: Param, where: Location, errors: Diagnostic[]): NumberTest | undefined {
   const text = noWildcard(clause, param, 'number', where, errors);
   if (text === undefined) return undefined;
-  const value = readNumber(text, true);
+  const value = numberValue(text, where, clause.operand.span, false);
   if (typeof value === 'number') return { op: clause.operator, value };
-  errors.push(
-    diagnostic(
-      'INVALID_NUMBER',
-      `Parameter ${quote(param.key)} needs a number, not ${quote(text)}${NUMBER_PROBLEMS[value]}.`,
-      where,
-      clause.operand.span,
-      valueHint(text) ?? (value === 'syntax' ? plusHint(text) : undefined) ?? NUMBER_HINTS[value],
-    ),
-  );
+  errors.push(value);
   return undefined;
 }
-
-/** `+5` or `1e+5` sent unencoded arrive as ` 5` and `1e 5`: say why, and what to write. */
-function plusHint(text: string): string | undefined {
-  const fixed = text.replace(/^ (?=\d)/, '').replace(/(?<=\d[eE]) (?=\d)/, '');
-  if (fixed === text || typeof readNumber(fixed, true) !== 'number') return undefined;
-  return `A "+" sent unencoded arrives as a space, and a number needs none: write ${fixed}.`;
-}
-
-const NUMBER_PROBLEMS: Record<NumberProblem, string> = {
-  syntax: '',
-  range: ' (it is too large to be finite)',
-  precision: ' (an integer beyond ±2^53 cannot be compared exactly)',
-};
-
-const NUMBER_HINTS: Record<NumberProblem, string> = {
-  syntax: 'Write a number such as 100, -2.5 or 1.5e3: no spaces, no thousands separators, no leading zeros or "+".',
-  range: 'Use a number within the range of a double (about ±1.8e308).',
-  precision: 'Integers are compared exactly only up to ±9007199254740992 (2^53); use a value in that range.',
-};
 
 function dateTest(clause: Clause, param: Param, where: Location, errors: Diagnostic[]): DateTest | undefined {
   const text = noWildcard(clause, param, 'date', where, errors);
   if (text === undefined) return undefined;
-  const value = readDate(text);
-  if (typeof value !== 'string') return { op: clause.operator, value };
-  errors.push(
-    diagnostic(
-      'INVALID_DATE',
-      `Parameter ${quote(param.key)} needs a date, not ${quote(text)}${DATE_PROBLEMS[value]}.`,
-      where,
-      clause.operand.span,
-      (value === 'syntax' ? valueHint(text) : undefined) ?? DATE_HINTS[value],
-    ),
-  );
-  return undefined;
-}
-
-const DATE_PROBLEMS: Record<DateProblem, string> = {
-  syntax: '',
-  calendar: ' (no such day or time)',
-  'offset-missing': ' (a date-time needs a time zone offset)',
-  'offset-space': ' (the offset has a space where its "+" should be)',
-  range: ' (outside the years 0000 to 9999)',
-};
-
-const DATE_HINTS: Record<DateProblem, string> = {
-  syntax: 'Write a date as YYYY-MM-DD, or a date-time as YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset such as +01:00.',
-  calendar: 'Use a real calendar date and a time from 00:00:00 to 23:59:59.',
-  'offset-missing': 'End the date-time with Z (UTC) or an offset such as +01:00.',
-  'offset-space':
-    'A "+" in a query string means a space: send the offset\'s plus sign encoded as %2B (2023-01-09T10:00:00%2B01:00), or use Z.',
-  range: 'Use an instant between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.',
-};
-
-const OR_HINT = 'There is no OR: "|", "," and or=(…) are not operators. Send each alternative as its own request.';
-
-/** Hints that hold for any number or date text: upper-case operators, unknown operators, OR attempts. */
-function valueHint(text: string): string | undefined {
-  const prefix = /^([A-Za-z]+):/.exec(text)?.[1];
-  if (prefix !== undefined) {
-    const lower = prefix.toLowerCase();
-    if (lower === 'gt' || lower === 'gte' || lower === 'lt' || lower === 'lte') {
-      return `Operators are lower case: write ${lower}:${text.slice(prefix.length + 1)}, not ${text}.`;
-    }
-    return `"${prefix}:" is not an operator: the operators are gt:, gte:, lt: and lte:, and equality has no prefix.`;
+  const value = dateValue(text, where, clause.operand.span, false);
+  if ('code' in value) {
+    errors.push(value);
+    return undefined;
   }
-  if (/[|,]/.test(text)) return OR_HINT;
-  return undefined;
+  return { op: clause.operator, value };
 }
 
 function textTest(clause: Clause, param: Param, field: Field, where: Location, errors: Diagnostic[]): TextTest | undefined {

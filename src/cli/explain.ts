@@ -1,4 +1,4 @@
-import type { Condition, DateTest, Filter, NumberTest, TextTest } from '../check/filter';
+import type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from '../check/filter';
 import type { Operator } from '../syntax/ast';
 import { formatDate } from '../values/date';
 
@@ -10,6 +10,36 @@ import { formatDate } from '../values/date';
  */
 export function explain(filter: Filter): string[] {
   return filter.conditions.map(explainCondition);
+}
+
+/**
+ * Says in plain language how the matches are ordered and paged, one sentence each:
+ * `Sorted by issueDate, newest first, then by totalAmount, smallest first; items
+ * without a value come last.` and `Page: 50 items from offset 100 (matches 101 to 150).`
+ * None when the filter neither sorts nor pages.
+ */
+export function explainOrder(filter: Filter): string[] {
+  const sentences: string[] = [];
+  if (filter.sort.length > 0) {
+    sentences.push(`Sorted by ${filter.sort.map(sortPhrase).join(', then by ')}; items without a value come last.`);
+  }
+  if (filter.page !== undefined) sentences.push(pagePhrase(filter.page));
+  return sentences;
+}
+
+const SORT_WORDS: Record<SortField['type'], Record<SortField['direction'], string>> = {
+  number: { asc: 'smallest first', desc: 'largest first' },
+  date: { asc: 'oldest first', desc: 'newest first' },
+  string: { asc: 'in code point order', desc: 'in reverse code point order' },
+  id: { asc: 'in code point order', desc: 'in reverse code point order' },
+};
+
+function sortPhrase(field: SortField): string {
+  return `${field.key}, ${SORT_WORDS[field.type][field.direction]}`;
+}
+
+function pagePhrase({ limit, offset }: Page): string {
+  return `Page: ${limit} item${limit === 1 ? '' : 's'} from offset ${offset} (matches ${offset + 1} to ${offset + limit}).`;
 }
 
 function explainCondition(condition: Condition): string {

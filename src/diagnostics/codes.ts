@@ -1,4 +1,7 @@
-/** Every diagnostic code, in the order of SPEC §6. Codes are stable: clients may switch on them. */
+/**
+ * Every diagnostic code, in the order of SPEC §6, then those of sorting, paging and
+ * request parameters (SPEC §9). Codes are stable: clients may switch on them.
+ */
 export const DIAGNOSTIC_CODES = [
   'MALFORMED_ENCODING',
   'INVALID_PARAMETER',
@@ -17,6 +20,10 @@ export const DIAGNOSTIC_CODES = [
   'INVALID_DATE',
   'FIELD_REMOVED',
   'LIMIT_EXCEEDED',
+  'NOT_SORTABLE',
+  'INVALID_SORT',
+  'INVALID_PAGING',
+  'MISSING_PARAMETER',
 ] as const;
 
 /** A stable diagnostic code. */

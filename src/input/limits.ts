@@ -4,7 +4,7 @@ export interface Limits {
   readonly maxQueryLength: number;
   /** Parameters in the query, pass-through parameters included. */
   readonly maxParams: number;
-  /** Clauses (`;`-separated) in one value. */
+  /** Clauses (`;`-separated) in one value, and keys (`,`-separated) of the sort parameter. */
   readonly maxClauses: number;
   /** Characters of one operand, as written in the decoded value. */
   readonly maxOperandLength: number;

@@ -3,55 +3,179 @@ import { defineSchema } from './define';
 /**
  * The resources of the financial-data service, as schemas to check queries with.
  *
- * The API document names only some fields of each resource (see SPEC §1 and the
- * release of 2023-01-09). Fields it names are marked "documented"; the others are
- * assumptions a real deployment would confirm, marked "assumed", chosen to be what an
- * accounting API usually has. Every resource passes the paging parameters `limit` and
- * `offset` through.
+ * The API document names a few fields of each resource (`totalAmount`, `customerRef.id`,
+ * `lines.description`, `vendorName`, `memo`, `syncTime`, `group`, `value`) and the
+ * release of 2023-01-09. The service is Railz (FIS Accounting Data as a Service): its
+ * filtering page (docs.railz.ai/reference/filtering) is the API document's §4.1 nearly
+ * word for word, examples included, and its endpoints and parameters are the document's.
+ * (Its changelog entry of 2023-01-09 was not available here.) The catalog follows its
+ * public reference, read in three places:
+ *
+ * - the data model pages (docs.railz.ai/reference/invoices, /bills, /deposits, /vendors,
+ *   /balance-sheets, /financial-statements), which mark each field "sortable, filterable";
+ *   the filtering page (docs.railz.ai/reference/filtering) sends the reader there for
+ *   "all filterable parameters per endpoint", and the sorting page
+ *   (docs.railz.ai/reference/sorting) defines `orderBy=field` and `orderBy=-field`;
+ * - the OpenAPI document of the API (api.railz.ai/swagger/v2, as vendored in
+ *   github.com/levrofin/railz-python, `schema.yaml` at commit 0ccd5c8, 2024-11-26), for
+ *   field types, child arrays, each endpoint's query parameters and which it requires,
+ *   and `limit` (100 by default, at most 500);
+ * - the quick start (docs.railz.ai/docs/quickstart-step3-making-api-requests) and
+ *   Airbyte's connector for the API (github.com/airbytehq/airbyte,
+ *   `airbyte-integrations/connectors/source-railz/source_railz/railz.yaml`), for the form
+ *   the API document uses: `GET /invoices` and the like, where `businessName` and
+ *   `serviceName` name the connection whose data is read.
+ *
+ * How each schema is built from those:
+ * - Fields are the reference's names and types: decimals are numbers, dates and
+ *   date-times are dates (the API returns date-times without an offset,
+ *   `"2020-12-31T00:00:00"`, read as UTC), a "Reference Type" is a ref (filterable only
+ *   as `.id`), an array of objects is a child array.
+ * - Filterable: what the data model page marks filterable, plus what the API document
+ *   filters on. A field the reference does not mark is not in the schema: filtering on it
+ *   is `UNKNOWN_FIELD`, with the filterable fields in the hint. Where the stored
+ *   copy of a page is cut short, the child fields after the cut are kept from the earlier
+ *   catalog if the OpenAPI document has them, and the resource says so.
+ * - Sortable: what the page marks sortable. Child-array fields never sort.
+ * - Where the reference has no data model page with marks (connections, sync status,
+ *   businesses), the filterable fields are the item's properties that the endpoint takes
+ *   as query parameters (equality is what those parameters do), plus what the API document
+ *   names; nothing sorts.
+ * - Request parameters: the endpoint's other query parameters, typed. The data endpoints
+ *   take the API document's form: `businessName` and `serviceName` ("you will need to use
+ *   the businessName and serviceName associated with that business connection", says the
+ *   quick start), or `connectionUuid`, the identifier the reference's `/v2/…` paths use
+ *   instead. They are declared but not `required`: a schema cannot say "these two, or
+ *   that one", and the examples SPEC §1 says the package must accept
+ *   (`GET /invoices?customerRef.id=42&totalAmount=gte:100;lte:200`,
+ *   `GET /vendors?vendorName=%25acme%25`) send none of them. A server that enforces the
+ *   API's rule declares them `required` in its own schema (see `MISSING_PARAMETER`).
+ *   What the reference requires besides (`reportFrequency` of balance sheets) is
+ *   required.
+ * - Paging: `limit` (1 to 500, 100 by default) and `offset`, on every collection.
+ *
+ * What qsfilter cannot express is left out and said where it applies: booleans
+ * (`isPerson` of vendors), enumerations (checked as text), array-valued parameters.
  */
 
-const PAGING = ['limit', 'offset'] as const;
+/** A sortable field of each scalar type: `totalAmount: sortable.number`. */
+const sortable = {
+  number: { type: 'number', sortable: true },
+  string: { type: 'string', sortable: true },
+  date: { type: 'date', sortable: true },
+} as const;
 
 /**
- * `GET /balanceSheets`: balance sheet lines.
- * - documented: `group` (a group of line items, e.g. assets), `value` (a number);
- *   request parameters `businessName`, `reportFrequency`, `serviceName`.
- * - assumed: `name` (the line's label), `date` (the date the balance is reported for).
+ * The connection whose data a data endpoint reads: by business and accounting system as
+ * the API document does, or by the connection's identifier.
+ */
+const CONNECTION = {
+  businessName: 'string',
+  serviceName: 'string',
+  connectionUuid: 'string',
+} as const;
+
+/** The transaction dates to read (`YYYY-MM-DD`, both ends included); optional. */
+const PERIOD = { startDate: 'date', endDate: 'date' } as const;
+
+/** The API's paging: `limit` 100 by default, at most 500, and `offset`. */
+const PAGING = { defaultLimit: 100, maxLimit: 500 } as const;
+
+/**
+ * `GET /balanceSheets`: the lines of a business's balance sheet reports.
+ * - Fields (docs.railz.ai/reference/balance-sheets, OpenAPI `BalanceSheetsDataV2`), all
+ *   sortable and filterable: `section`, `subSection`, `group`, `subGroup`,
+ *   `classification`, `type`, `subType`, `accountId`, `subAccountId`; `account`,
+ *   `fullyQualifiedName` and `depth` as marked by docs.railz.ai/reference/financial-statements
+ *   (`account` is also a query parameter of the OpenAPI endpoint; `depth` is a number
+ *   there, a string on the page: a number here). `value`: the API document filters on it
+ *   (`value=gt:1000`); the stored copy of the page ends just before its row, so it is
+ *   sortable here as every field the page marks filterable is also marked sortable.
+ * - Not filterable: `subAccount` (unmarked).
+ * - Parameters: `reportFrequency` (month, quarter or year) required, as in the API
+ *   document's example and the OpenAPI endpoint; `businessName`, `serviceName` or
+ *   `connectionUuid` (not `required`, see above); `startDate`, `endDate`,
+ *   `accountingMethod` (cash or accrual).
  */
 export const balanceSheets = /* @__PURE__ */ defineSchema({
-  fields: { group: 'string', value: 'number', name: 'string', date: 'date' },
-  params: ['businessName', 'reportFrequency', 'serviceName', ...PAGING],
+  fields: {
+    section: sortable.string,
+    subSection: sortable.string,
+    group: sortable.string,
+    subGroup: sortable.string,
+    classification: sortable.string,
+    type: sortable.string,
+    subType: sortable.string,
+    account: sortable.string,
+    accountId: sortable.string,
+    subAccountId: sortable.string,
+    fullyQualifiedName: sortable.string,
+    depth: sortable.number,
+    value: sortable.number,
+  },
+  params: { ...CONNECTION, reportFrequency: { type: 'string', required: true }, ...PERIOD, accountingMethod: 'string' },
+  paging: PAGING,
 });
 
 /**
  * `GET /invoices`.
- * - documented: `customerRef` (filterable only as `customerRef.id`), `totalAmount`,
- *   `lines.description`.
- * - assumed: `docNumber`, `issueDate`, `dueDate`, `balance`, `currency`, `lines.amount`,
- *   `lines.itemRef` (as `lines.itemRef.id`).
+ * - Fields (docs.railz.ai/reference/invoices, OpenAPI `GetInvoiceV2Data`), sortable and
+ *   filterable: `id`, `invoiceNumber`, `postedDate`, `dueDate`, `status` (open, draft,
+ *   partiallyPaid, paid, void, unknown), `totalDiscount`, `discountPercentage`,
+ *   `subTotal`, `taxAmount`, `totalAmount`, `amountDue`, `sourceModifiedDate`.
+ * - `customerRef`: filterable as `customerRef.id` (the API document), not sortable.
+ * - `lines` (`InvoiceLineItemsV2`): `id` (marked filterable), `description` (the API
+ *   document). The stored copy of the page ends after the lines' `id`: `amount` is kept
+ *   from the earlier catalog (the OpenAPI lines have it); the earlier `itemRef` is not a
+ *   field of the reference (its lines have `inventoryRef`) and is gone.
+ * - Not filterable (unmarked): `currency`, `currencyRate`, `memo`, `payments`,
+ *   `subsidiaryRefs`.
+ * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
+ *   above), `startDate`, `endDate`.
  */
 export const invoices = /* @__PURE__ */ defineSchema({
   fields: {
+    id: sortable.string,
+    invoiceNumber: sortable.string,
     customerRef: { type: 'ref' },
-    totalAmount: 'number',
-    docNumber: 'string',
-    issueDate: 'date',
-    dueDate: 'date',
-    balance: 'number',
-    currency: 'string',
-    lines: { type: 'array', of: { description: 'string', amount: 'number', itemRef: { type: 'ref' } } },
+    postedDate: sortable.date,
+    dueDate: sortable.date,
+    status: sortable.string,
+    totalDiscount: sortable.number,
+    discountPercentage: sortable.number,
+    subTotal: sortable.number,
+    taxAmount: sortable.number,
+    totalAmount: sortable.number,
+    amountDue: sortable.number,
+    sourceModifiedDate: sortable.date,
+    lines: { type: 'array', of: { id: 'string', description: 'string', amount: 'number' } },
   },
-  params: PAGING,
+  params: { ...CONNECTION, ...PERIOD },
+  paging: PAGING,
 });
 
 /**
  * `GET /vendors`.
- * - documented: `vendorName`.
- * - assumed: `email`, `balance`, `createdAt`.
+ * - Fields (docs.railz.ai/reference/vendors, OpenAPI `GetVendorDataV2`), sortable and
+ *   filterable: `id`, `vendorName` (the API document's `vendorName=%25acme%25`),
+ *   `balance`, `status` (active, archived, unknown), `sourceModifiedDate`.
+ * - `isPerson` is marked too, but it is a boolean, which qsfilter has no type for: left out.
+ * - Not filterable (unmarked): `contactName`, `emailAddress` (the earlier catalog's
+ *   assumed `email`), `website`, `phone`, `taxNumber`, `currency`, addresses, `contacts`.
+ *   The earlier `createdAt` is not a field of the reference.
+ * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
+ *   above).
  */
 export const vendors = /* @__PURE__ */ defineSchema({
-  fields: { vendorName: 'string', email: 'string', balance: 'number', createdAt: 'date' },
-  params: PAGING,
+  fields: {
+    id: sortable.string,
+    vendorName: sortable.string,
+    balance: sortable.number,
+    status: sortable.string,
+    sourceModifiedDate: sortable.date,
+  },
+  params: CONNECTION,
+  paging: PAGING,
 });
 
 /** Where to filter instead of `lines.memo` on deposits, since the release of 2023-01-09. */
@@ -59,62 +183,150 @@ export const DEPOSIT_LINE_MEMO_REMOVED =
   'Since the 2023-01-09 release a deposit\'s memo is no longer duplicated under its lines: filter on the deposit\'s own memo (memo=…).';
 
 /**
- * `GET /deposits`.
- * - documented: `memo` on the deposit; `lines`, whose `memo` was removed on 2023-01-09
- *   (`lines.memo` is `FIELD_REMOVED`, with a hint to filter on `memo`).
- * - assumed: `totalAmount`, `txnDate`, `lines.amount`, `lines.description`.
+ * `GET /deposits` (created with `POST /Deposit`).
+ * - Fields (docs.railz.ai/reference/deposits, OpenAPI `GetDepositV2Data`), sortable and
+ *   filterable: `id`, `postedDate` (the earlier catalog's assumed `txnDate`), `subTotal`,
+ *   `taxAmount`, `totalAmount`, `status` (open, paid, void, draft, unknown),
+ *   `sourceModifiedDate`.
+ * - `memo`: on the deposit itself (the API document), filterable, not sortable (unmarked).
+ * - `lines` (`DepositLineV2Items`): `quantity`, `taxAmount`, `amount` (marked filterable);
+ *   `memo` was removed on 2023-01-09 (`FIELD_REMOVED`, with a hint to filter on `memo`).
+ *   Not filterable (unmarked): the lines' `description` and `unitAmount`.
+ * - Not filterable (unmarked): `currency`, `currencyRate`, `bankAccountRef`.
+ * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
+ *   above), `startDate`, `endDate`.
  */
 export const deposits = /* @__PURE__ */ defineSchema({
   fields: {
+    id: sortable.string,
+    postedDate: sortable.date,
+    subTotal: sortable.number,
+    taxAmount: sortable.number,
+    totalAmount: sortable.number,
+    status: sortable.string,
     memo: 'string',
-    totalAmount: 'number',
-    txnDate: 'date',
+    sourceModifiedDate: sortable.date,
     lines: {
       type: 'array',
-      of: { amount: 'number', description: 'string', memo: { type: 'string', removed: DEPOSIT_LINE_MEMO_REMOVED } },
+      of: { quantity: 'number', taxAmount: 'number', amount: 'number', memo: { type: 'string', removed: DEPOSIT_LINE_MEMO_REMOVED } },
     },
   },
-  params: PAGING,
+  params: { ...CONNECTION, ...PERIOD },
+  paging: PAGING,
 });
 
 /**
  * `GET /bills`.
- * - documented: `memo` (bills with a memo can be pushed to an accounting system since 2023-01-09).
- * - assumed: `vendorRef` (as `vendorRef.id`), `totalAmount`, `dueDate`, `lines.description`, `lines.amount`.
+ * - Fields (docs.railz.ai/reference/bills, OpenAPI `GetBillV2Data`), sortable and
+ *   filterable: `id`, `postedDate`, `dueDate`, `status` (open, draft, partiallyPaid,
+ *   paid, void, unknown), `subTotal`, `taxAmount`, `totalAmount`, `amountDue`,
+ *   `sourceModifiedDate`.
+ * - `memo`: the API document's (bills with a memo can be pushed since 2023-01-09),
+ *   filterable, not sortable (unmarked).
+ * - `lines` (`BillLineItemsV2`): `id`, `unitAmount`, `quantity` (marked filterable). The
+ *   stored copy of the page ends after `quantity`: `amount` is kept from the earlier
+ *   catalog (the OpenAPI lines have it). The lines' `description` is unmarked.
+ * - Not filterable (unmarked): `vendorRef` (the earlier catalog's assumed `vendorRef.id`),
+ *   `vendorInvoiceNumber`, `purchaseOrderRefs`, `currency`, `currencyRate`, `payments`.
+ * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
+ *   above), `startDate`, `endDate`.
  */
 export const bills = /* @__PURE__ */ defineSchema({
   fields: {
+    id: sortable.string,
+    postedDate: sortable.date,
+    dueDate: sortable.date,
+    status: sortable.string,
+    subTotal: sortable.number,
+    taxAmount: sortable.number,
+    totalAmount: sortable.number,
+    amountDue: sortable.number,
     memo: 'string',
-    vendorRef: { type: 'ref' },
-    totalAmount: 'number',
-    dueDate: 'date',
-    lines: { type: 'array', of: { description: 'string', amount: 'number' } },
+    sourceModifiedDate: sortable.date,
+    lines: { type: 'array', of: { id: 'string', unitAmount: 'number', quantity: 'number', amount: 'number' } },
   },
-  params: PAGING,
+  params: { ...CONNECTION, ...PERIOD },
+  paging: PAGING,
 });
 
 /**
  * `GET /connections`: connections to third-party accounting systems.
- * - documented: `syncTime` (seconds the initial sync of a new connection took; added 2023-01-09).
- * - assumed: `serviceName` (the connected system), `businessName`, `status`, `createdAt`.
+ * - No data model page with marks; the OpenAPI endpoint (`/v2/connections`, items
+ *   `ConnectionsResponseDataV2`) takes as query parameters these properties of its items,
+ *   filterable here: `connectionUuid`, `businessUuid`, `businessName`, `serviceName`,
+ *   `status` (pending, active, disconnected, expired, invalid: docs.railz.ai/docs/connection),
+ *   and `serviceAccountRef.id`.
+ * - `syncTime`: the API document (seconds the initial sync of a new connection took,
+ *   added 2023-01-09; a number in the OpenAPI items).
+ * - Nothing sorts: the endpoint takes no `orderBy`. The earlier `createdAt` is a property
+ *   of the items but no query parameter: not filterable.
+ * - Parameters: `institutionName` (a banking service; the items carry an `institution`
+ *   object instead). None is required.
  */
 export const connections = /* @__PURE__ */ defineSchema({
-  fields: { syncTime: 'number', serviceName: 'string', businessName: 'string', status: 'string', createdAt: 'date' },
-  params: PAGING,
+  fields: {
+    connectionUuid: 'string',
+    businessUuid: 'string',
+    businessName: 'string',
+    serviceName: 'string',
+    status: 'string',
+    serviceAccountRef: { type: 'ref' },
+    syncTime: 'number',
+  },
+  params: { institutionName: 'string' },
+  paging: PAGING,
 });
 
 /**
- * `GET /syncStatus`.
- * - documented: `syncTime` (added 2023-01-09).
- * - assumed: `serviceName`, `businessName`, `status`, `lastSyncedAt`.
+ * `GET /syncStatus` (`/data/syncStatus`): when each data type of a connection was synced.
+ * - No data model page with marks; the OpenAPI endpoint (`/v2/data/syncStatus`, items
+ *   `DataType`) takes one property of its items as a query parameter: `dataType`
+ *   (invoices, bills, balanceSheets…), filterable here.
+ * - `syncTime`: the API document says syncStatus returns it since 2023-01-09; the OpenAPI
+ *   items do not list it. Kept, as a number.
+ * - The earlier catalog's assumed `serviceName`, `businessName`, `status` and
+ *   `lastSyncedAt` are not properties of the items (`lastSyncDate` is; it is no query
+ *   parameter): gone.
+ * - Nothing sorts: the endpoint takes `orderBy`, but the reference marks no field sortable.
+ * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
+ *   above), `startDate`, `endDate`, and the properties of an item's `reports` the endpoint selects on:
+ *   `reportFrequency`, `currentStatus` (success, failed, pending, empty),
+ *   `accountingMethod`; `requestId`.
  */
 export const syncStatus = /* @__PURE__ */ defineSchema({
-  fields: { syncTime: 'number', serviceName: 'string', businessName: 'string', status: 'string', lastSyncedAt: 'date' },
-  params: PAGING,
+  fields: { dataType: 'string', syncTime: 'number' },
+  params: {
+    ...CONNECTION,
+    ...PERIOD,
+    reportFrequency: 'string',
+    currentStatus: 'string',
+    accountingMethod: 'string',
+    requestId: 'string',
+  },
+  paging: PAGING,
+});
+
+/**
+ * `GET /businesses`: the businesses that share their data (created with
+ * `POST /businesses`, deleted by name).
+ * - No data model page with marks; the OpenAPI endpoint (`/v2/businesses`, items
+ *   `BusinessesResponseDataV2`) takes as query parameters these properties of its items,
+ *   filterable here: `businessName`, `status` (new, active, inactive:
+ *   docs.railz.ai/docs/businesses).
+ * - Nothing sorts: the endpoint takes no `orderBy`. The example server's earlier
+ *   `createdAt` is a property of the items but no query parameter: not filterable.
+ * - Parameters: `businessNameOrUuid` (part or all of a name, or a business's UUID). The
+ *   reference's `integrationUuids` takes a list of values, which a typed parameter does
+ *   not: left out. None is required.
+ */
+export const businesses = /* @__PURE__ */ defineSchema({
+  fields: { businessName: 'string', status: 'string' },
+  params: { businessNameOrUuid: 'string' },
+  paging: PAGING,
 });
 
 /** Every resource, by the name of its collection endpoint. */
-export const catalog = { balanceSheets, invoices, vendors, deposits, bills, connections, syncStatus } as const;
+export const catalog = { balanceSheets, invoices, vendors, deposits, bills, connections, syncStatus, businesses } as const;
 
 /** The name of a resource of the catalog. */
 export type ResourceName = keyof typeof catalog;

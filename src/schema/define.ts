@@ -1,4 +1,4 @@
-import { RESERVED_NAMES } from '../syntax/parse';
+import { RESERVED_NAMES } from '../syntax/path';
 
 /** The scalar field types of SPEC §4. */
 export const SCALAR_TYPES = ['number', 'string', 'date'] as const;
@@ -10,22 +10,58 @@ export interface Removable {
   readonly removed?: string;
 }
 
-/** A scalar field: `'number'`, or `{ type: 'number' }` to mark it removed. */
-export type ScalarSpec = ScalarType | ({ readonly type: ScalarType } & Removable);
-/** An object with an `id`, filterable only as `field.id` (compared as a string). */
-export type RefSpec = { readonly type: 'ref' } & Removable;
-/** A field of the objects of a child array: a scalar or a ref (arrays do not nest). */
-export type ElementFieldSpec = ScalarSpec | RefSpec;
+/** Marks a field that `orderBy` may sort by (SPEC §9): scalars and ref ids, never child-array fields. */
+export interface Sortable {
+  readonly sortable?: boolean;
+}
+
+/** A scalar field: `'number'`, or `{ type: 'number', sortable: true }` to sort by it or `removed: '…'` to retire it. */
+export type ScalarSpec = ScalarType | ({ readonly type: ScalarType } & Removable & Sortable);
+/** An object with an `id`, filterable (and, when `sortable`, sortable) only as `field.id`, compared as a string. */
+export type RefSpec = { readonly type: 'ref' } & Removable & Sortable;
+/**
+ * A field of the objects of a child array: a scalar or a ref (arrays do not nest). It is
+ * never sortable: which element would an item be sorted by?
+ */
+export type ElementFieldSpec =
+  | ScalarType
+  | ({ readonly type: ScalarType | 'ref'; readonly sortable?: never } & Removable);
 /** A child array, filterable as `array.field`. */
-export type ArraySpec = { readonly type: 'array'; readonly of: Readonly<Record<string, ElementFieldSpec>> } & Removable;
+export type ArraySpec = { readonly type: 'array'; readonly of: Readonly<Record<string, ElementFieldSpec>>; readonly sortable?: never } & Removable;
 /** Any field of a resource. */
 export type FieldSpec = ScalarSpec | RefSpec | ArraySpec;
 
-/** What `defineSchema` takes: the filterable fields, and the plain request parameters. */
+/** The types a request parameter may be declared with: the scalar types, read as plain values. */
+export type ParamType = ScalarType;
+
+/**
+ * A request parameter (SPEC §9): its type, and whether a request must send it. Its value
+ * is plain: no operators, no wildcards, one value (a repeated typed parameter is
+ * refused). `'date'` is shorthand for `{ type: 'date' }`.
+ */
+export type ParamSpec = ParamType | { readonly type: ParamType; readonly required?: boolean };
+
+/** Paging (SPEC §9): `limit` and `offset` become typed parameters, and the filter carries the page. */
+export interface PagingSpec {
+  /** The page size when `limit` is not sent; 100 by default (the API's). */
+  readonly defaultLimit?: number;
+  /** The largest `limit` a request may ask for; 500 by default (the API's). */
+  readonly maxLimit?: number;
+}
+
+/** What `defineSchema` takes: the filterable fields, the request parameters, paging and sorting. */
 export interface SchemaSpec {
   readonly fields: Readonly<Record<string, FieldSpec>>;
-  /** Request parameters passed through untouched (`businessName`, `limit`…). */
-  readonly params?: readonly string[];
+  /**
+   * Request parameters, which are not filters: names passed through untouched (the
+   * older list form, e.g. `['businessName']`), or names with a type and `required`
+   * (`{ startDate: { type: 'date', required: true } }`), checked and passed through.
+   */
+  readonly params?: readonly string[] | Readonly<Record<string, ParamSpec>>;
+  /** Paging with `limit` and `offset`; without it, those names are nothing special. */
+  readonly paging?: PagingSpec;
+  /** The name of the sort parameter; `orderBy` by default. */
+  readonly sortParam?: string;
 }
 
 /** The type of a filterable path: ref ids are their own type, compared as strings. */
@@ -42,7 +78,26 @@ export interface Field {
   readonly names: readonly string[];
   /** Set when the field can no longer be filtered: where to filter instead. */
   readonly removed?: string;
+  /** Whether `orderBy` may sort by it. */
+  readonly sortable: boolean;
 }
+
+/** A declared request parameter. */
+export interface RequestParam {
+  readonly name: string;
+  /** Absent for a parameter of the list form, which is passed through unchecked and may repeat. */
+  readonly type?: ParamType;
+  readonly required: boolean;
+}
+
+/** The paging of a schema, defaults filled in. */
+export interface Paging {
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+}
+
+/** The names of the paging parameters (SPEC §9). */
+export const PAGING_PARAMS = ['limit', 'offset'] as const;
 
 /**
  * A checked schema. `S` keeps the spec's literal type, from which `InferFields` and
@@ -53,7 +108,14 @@ export interface Schema<S extends SchemaSpec = SchemaSpec> {
   readonly spec: S;
   /** Every path a query may name, removed ones included, by dotted path. */
   readonly fields: ReadonlyMap<string, Field>;
+  /** Every key that is not a filter: the request parameters, and `limit` and `offset` with paging. */
   readonly params: ReadonlySet<string>;
+  /** The declared request parameters, by name (paging and sorting not included). */
+  readonly requestParams: ReadonlyMap<string, RequestParam>;
+  /** Set when the schema pages its results. */
+  readonly paging?: Paging;
+  /** The name of the sort parameter. */
+  readonly sortParam: string;
 }
 
 type FieldEntries<F, Prefix extends string> = {
@@ -83,6 +145,34 @@ export type InferFields<S extends SchemaSpec> = {
 /** The filterable paths of a schema (or schema spec). */
 export type FieldPath<S> = keyof InferFields<S extends Schema<infer T> ? T : S extends SchemaSpec ? S : never> & string;
 
+type SortEntries<F> = {
+  [K in keyof F & string]: F[K] extends { readonly removed: string }
+    ? never
+    : F[K] extends { readonly type: 'ref'; readonly sortable: true }
+      ? [`${K}.id`, 'id']
+      : F[K] extends { readonly type: infer T extends ScalarType; readonly sortable: true }
+        ? [K, T]
+        : never;
+}[keyof F & string];
+
+/** The sortable paths of a schema spec and their types: `{ totalAmount: 'number'; 'customerRef.id': 'id' }`. */
+export type InferSortable<S extends SchemaSpec> = {
+  [E in SortEntries<S['fields']> as E[0]]: E[1];
+};
+
+/** The sortable paths of a schema (or schema spec). */
+export type SortPath<S> = keyof InferSortable<S extends Schema<infer T> ? T : S extends SchemaSpec ? S : never> & string;
+
+/**
+ * The declared request parameters of a schema spec and their types; a parameter of the
+ * list form is `'string'`: `{ businessName: 'string'; startDate: 'date' }`.
+ */
+export type InferParams<S extends SchemaSpec> = S['params'] extends readonly (infer N extends string)[]
+  ? { [K in N]: 'string' }
+  : S['params'] extends Readonly<Record<string, ParamSpec>>
+    ? { [K in keyof S['params'] & string]: S['params'][K] extends { readonly type: infer T extends ParamType } ? T : S['params'][K] }
+    : {};
+
 /** The TypeScript type of the values a field compares with. */
 export interface FieldValueTypes {
   number: number;
@@ -92,8 +182,9 @@ export interface FieldValueTypes {
 }
 
 /**
- * Checks a schema spec and indexes its filterable paths. A malformed spec is a
- * programmer error: it throws a `TypeError` that says what is wrong.
+ * Checks a schema spec and indexes its filterable paths, its request parameters, its
+ * paging and its sort parameter. A malformed spec is a programmer error: it throws a
+ * `TypeError` that says what is wrong.
  */
 export function defineSchema<const S extends SchemaSpec>(spec: S): Schema<S> {
   if (typeof spec !== 'object' || spec === null) fail('a schema spec must be an object with "fields"');
@@ -103,35 +194,99 @@ export function defineSchema<const S extends SchemaSpec>(spec: S): Schema<S> {
   }
   const fields = new Map<string, Field>();
   for (const [name, field] of Object.entries(spec.fields)) addField(fields, name, field, undefined);
-  const params = new Set<string>();
-  if (spec.params !== undefined) {
-    if (!Array.isArray(spec.params)) fail('"params" must be an array of parameter names');
-    for (const param of spec.params) {
-      if (typeof param !== 'string' || param === '' || param === '__proto__') fail(`${JSON.stringify(param)} is not a parameter name`);
-      const top = param.split('.')[0]!;
-      if (Object.hasOwn(spec.fields, top)) fail(`"${param}" is both a field and a pass-through parameter`);
-      params.add(param);
+  const sortParam = spec.sortParam ?? 'orderBy';
+  if (typeof sortParam !== 'string' || !isParamName(sortParam)) fail(`"sortParam" must be a parameter name, not ${JSON.stringify(sortParam)}`);
+  const paging = spec.paging === undefined ? undefined : pagingOf(spec.paging);
+  const requestParams = paramsOf(spec.params);
+  const params = new Set(requestParams.keys());
+  if (paging !== undefined) for (const name of PAGING_PARAMS) params.add(name);
+  for (const name of [...requestParams.keys(), sortParam, ...(paging === undefined ? [] : PAGING_PARAMS)]) {
+    if (Object.hasOwn(spec.fields, name.split('.')[0]!)) fail(`"${name}" is both a field and a request parameter`);
+  }
+  if (requestParams.has(sortParam)) fail(`"${sortParam}" is both the sort parameter and a request parameter`);
+  if (paging !== undefined) {
+    for (const name of PAGING_PARAMS) {
+      if (requestParams.has(name)) fail(`"${name}" is a paging parameter: declare paging, or "${name}" as a request parameter, not both`);
+      if (name === sortParam) fail(`"${name}" is a paging parameter, and cannot be the sort parameter`);
     }
   }
   // The schema keeps its own frozen copy: the index and the spec must never disagree,
   // whatever the caller later does with the object it passed.
-  return Object.freeze({ spec: deepFreeze(structuredClone(spec)), fields, params }) as Schema<S>;
+  const schema = { spec: deepFreeze(structuredClone(spec)), fields, params, requestParams, sortParam };
+  return Object.freeze(paging === undefined ? schema : { ...schema, paging }) as Schema<S>;
 }
+
+/** A query key that can be a request parameter: any text but the empty string and `__proto__`, which no record can hold. */
+function isParamName(name: string): boolean {
+  return name !== '' && name !== '__proto__' && !name.includes('\0');
+}
+
+function paramsOf(spec: unknown): Map<string, RequestParam> {
+  const params = new Map<string, RequestParam>();
+  if (spec === undefined) return params;
+  if (Array.isArray(spec)) {
+    for (const name of spec as unknown[]) {
+      if (typeof name !== 'string' || !isParamName(name)) fail(`${JSON.stringify(name)} is not a parameter name`);
+      params.set(name, { name, required: false });
+    }
+    return params;
+  }
+  if (typeof spec !== 'object' || spec === null) fail('"params" must be an array of parameter names, or an object of parameter types');
+  for (const [name, param] of Object.entries(spec)) {
+    if (!isParamName(name)) fail(`${JSON.stringify(name)} is not a parameter name`);
+    const normalized: unknown = typeof param === 'string' ? { type: param } : param;
+    if (typeof normalized !== 'object' || normalized === null) fail(`parameter "${name}" must be a type name or an object with "type"`);
+    onlyKnown(normalized, PARAM_KEYS, `parameter "${name}"`);
+    const { type, required = false } = normalized as { type?: unknown; required?: unknown };
+    if (!(SCALAR_TYPES as readonly unknown[]).includes(type)) {
+      fail(`parameter "${name}" has the unknown type ${JSON.stringify(type)} (expected number, string or date)`);
+    }
+    if (typeof required !== 'boolean') fail(`"required" of parameter "${name}" must be true or false`);
+    params.set(name, { name, type: type as ParamType, required });
+  }
+  return params;
+}
+
+function pagingOf(spec: unknown): Paging {
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) fail('"paging" must be an object: { defaultLimit?, maxLimit? }');
+  onlyKnown(spec, PAGING_KEYS, '"paging"');
+  const given = spec as { defaultLimit?: unknown; maxLimit?: unknown };
+  for (const name of PAGING_KEYS) {
+    const value = given[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1)) {
+      fail(`paging "${name}" must be a positive integer, not ${JSON.stringify(value)}`);
+    }
+  }
+  const defaultLimit = (given.defaultLimit as number | undefined) ?? DEFAULT_LIMIT;
+  const maxLimit = (given.maxLimit as number | undefined) ?? Math.max(MAX_LIMIT, defaultLimit);
+  if (defaultLimit > maxLimit) fail(`paging "defaultLimit" (${defaultLimit}) must not exceed "maxLimit" (${maxLimit})`);
+  return { defaultLimit, maxLimit };
+}
+
+/** The API's page sizes: 100 items when `limit` is not sent, at most 500. */
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
 
 function addField(fields: Map<string, Field>, name: string, spec: unknown, array: { name: string; removed?: string } | undefined): void {
   const where = array === undefined ? name : `${array.name}.${name}`;
   if (!NAME.test(name) || RESERVED_NAMES.has(name)) fail(`"${where}" is not a field name (letters, digits and "_", not starting with a digit)`);
   const normalized = typeof spec === 'string' ? { type: spec } : spec;
   if (typeof normalized !== 'object' || normalized === null) fail(`field "${where}" must be a type name or an object with "type"`);
-  const { type, removed: ownRemoved, of } = normalized as { type?: unknown; removed?: unknown; of?: unknown };
+  const { type, removed: ownRemoved, of, sortable: ownSortable } = normalized as { type?: unknown; removed?: unknown; of?: unknown; sortable?: unknown };
   if (ownRemoved !== undefined && (typeof ownRemoved !== 'string' || ownRemoved === '')) {
     fail(`"removed" of field "${where}" must say where to filter instead`);
   }
+  if (ownSortable !== undefined && typeof ownSortable !== 'boolean') fail(`"sortable" of field "${where}" must be true or false`);
+  if (ownSortable !== undefined && (array !== undefined || type === 'array')) {
+    fail(`field "${where}" cannot be sortable: ${array === undefined ? 'a list' : 'a field of a list'} has no one value to sort an item by`);
+  }
   onlyKnown(normalized, type === 'array' ? ARRAY_KEYS : FIELD_KEYS, `field "${where}"`);
   const removed = (ownRemoved as string | undefined) ?? array?.removed;
+  const sortable = ownSortable === true && removed === undefined;
   const base = {
     ...(array === undefined ? {} : { array: array.name }),
     ...(removed === undefined ? {} : { removed }),
+    sortable,
   };
   if (type === 'ref') {
     fields.set(`${where}.id`, { path: `${where}.id`, type: 'id', names: [name, 'id'], ...base });
@@ -151,9 +306,11 @@ function addField(fields: Map<string, Field>, name: string, spec: unknown, array
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SPEC_KEYS = ['fields', 'params'];
-const FIELD_KEYS = ['type', 'removed'];
-const ARRAY_KEYS = ['type', 'of', 'removed'];
+const SPEC_KEYS = ['fields', 'params', 'paging', 'sortParam'];
+const FIELD_KEYS = ['type', 'removed', 'sortable'];
+const ARRAY_KEYS = ['type', 'of', 'removed', 'sortable'];
+const PARAM_KEYS = ['type', 'required'];
+const PAGING_KEYS = ['defaultLimit', 'maxLimit'] as const;
 
 /**
  * A misspelt property would be ignored without a word: `remved: '…'` would leave a

@@ -37,7 +37,7 @@ export function documentCondition(target: DocumentTarget, condition: Condition, 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A property name as a SQL string literal. Schema names are plain identifiers, so it never needs escaping. */
-function key(name: string): string {
+export function key(name: string): string {
   if (!NAME.test(name)) throw new TypeError(`toSql: ${JSON.stringify(name)} is not a field name of a checked filter.`);
   return `'${name}'`;
 }
@@ -77,7 +77,7 @@ const SHORT_NUMBER = `'^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?0*[0-9]{1,4})?$'`
  * decimals that round to the literal (see `roundingInterval`), which is the evaluator's
  * comparison of correctly rounded doubles, with no overflow or underflow to raise.
  */
-function numberValue(json: string, raw: string): string {
+export function numberValue(json: string, raw: string): string {
   return (
     `CASE jsonb_typeof(${json}) WHEN 'number' THEN (${json})::numeric ` +
     `WHEN 'string' THEN CASE WHEN length(${raw}) <= 1000 AND ${raw} ~ ${SHORT_NUMBER} THEN (${raw})::numeric ` +
@@ -134,6 +134,9 @@ function numberRange(tests: readonly NumberTest[], params: Parameters): string {
   return `numrange(${params.add(from)}, ${params.add(to)}, ${params.add(ends)})`;
 }
 
+/** 2^1024 − 2^970, exactly (Postgres computes integer powers of numerics exactly): from it on, decimals round to Infinity. */
+export const OVERFLOW = '(2::numeric ^ 1024 - 2::numeric ^ 970)';
+
 // ---------------------------------------------------------------- dates
 
 /**
@@ -156,7 +159,7 @@ const DATE =
  * by 400 (one Gregorian cycle, 146097 days) so that `make_date` never sees year 0; a
  * day past the end of its month rolls into the next month and fails the day check.
  */
-function instantValue(raw: string): string {
+export function instantValue(raw: string): string {
   const time =
     `substr(s, 12, 2)::int * 3600000 + substr(s, 15, 2)::int * 60000 ` +
     `+ CASE WHEN substr(s, 17, 1) = ':' THEN substr(s, 18, 2)::int * 1000 ELSE 0 END ` +
@@ -190,14 +193,14 @@ function instantRange(tests: readonly DateTest[], params: Parameters): string {
 // ---------------------------------------------------------------- ids
 
 /** 2^1075: a number at most 2^-1075 from 0 rounds to the double 0. */
-const TINY_INVERSE = '2::numeric ^ 1075';
+export const TINY_INVERSE = '2::numeric ^ 1075';
 
 /**
  * A ref id from data as text, or NULL: a string as it is, or a JSON number whose double
  * is a safe integer, as its decimal digits. The double is found with a `float8` cast
  * only where it cannot overflow or underflow (0.5 ≤ |n| < 2^53).
  */
-function idValue(json: string, raw: string): string {
+export function idValue(json: string, raw: string): string {
   return (
     `CASE jsonb_typeof(${json}) WHEN 'string' THEN ${raw} WHEN 'number' THEN ` +
     `(SELECT CASE WHEN abs(n) < 0.5 THEN CASE WHEN abs(n) * ${TINY_INVERSE} <= 1 THEN '0' END ` +

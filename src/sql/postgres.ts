@@ -2,6 +2,7 @@ import type { Filter } from '../check/filter';
 import type { CompileOptions } from '../eval/compile';
 import { OPERATORS } from '../syntax/ast';
 import { documentCondition, END_MS, FIRST_MS, type DocumentTarget } from './document';
+import { orderBy } from './order';
 import { numbered, Parameters, templated, type SqlValue } from './parameters';
 import { relationalCondition, type RelationalTarget } from './relational';
 import { CASE_FOLDINGS, type CaseFolding, type TextComparison } from './text';
@@ -19,12 +20,23 @@ export interface SqlOptions extends CompileOptions {
    * server; only `A`–`Z` fold). `detectCaseFolding(client)` tells which a server supports.
    */
   readonly caseFolding?: CaseFolding;
+  /**
+   * Columns that break ties of the sort, ascending, after the filter's own keys: a
+   * unique key such as `'id'` (or several), so that the order is total and paging is
+   * stable, as `sortItems` keeps the input order. Qualified with the target's table.
+   */
+  readonly tieBreaker?: string | readonly string[];
 }
 
-/** A parameterized SQL expression: `text` with `$n` placeholders, and the values to bind to them, in order. */
+/**
+ * A parameterized SQL expression: `text` with `$n` placeholders, and the values to bind
+ * to them, in order; and the `ORDER BY` clause of the filter's sort, which binds nothing.
+ */
 export interface SqlQuery {
   readonly text: string;
   readonly values: SqlValue[];
+  /** `ORDER BY …` with the sort keys and the tie-breaker, or `''` when there is neither. */
+  readonly orderBy: string;
 }
 
 /**
@@ -37,7 +49,8 @@ export type SqlTemplate = [strings: TemplateStringsArray, ...values: SqlValue[]]
 
 /**
  * Translates a checked filter into a boolean Postgres expression for a `WHERE` clause,
- * with the evaluator's meaning (SPEC §5, `compile`) on the target's rows. Every value
+ * with the evaluator's meaning (SPEC §5, `compile`) on the target's rows, and its sort
+ * into an `ORDER BY` clause with `sortItems`' meaning (SPEC §9). Every value
  * is a bound parameter; identifiers come only from the target and are quoted. The
  * comparisons of one number or date parameter are merged into one interval, as
  * `compile` merges them, so the values bound are at most 3 per such parameter, and the
@@ -56,14 +69,15 @@ export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): 
   checkOptions(options);
   const first = options?.firstParam ?? 1;
   if (!Number.isSafeInteger(first) || first < 1) throw new TypeError(`toSql: firstParam must be a positive integer, not ${shown(first)}.`);
-  const { text, values } = translate(filter, target, options);
-  return { text: numbered(text, first), values };
+  const { text, values, orderBy } = translate(filter, target, options);
+  return { text: numbered(text, first), values, orderBy };
 }
 
 /**
- * `toSql` as template-tag arguments (see `SqlTemplate`), for a query builder's `sql` tag,
- * which numbers the placeholders itself: `.where(sql(...toSqlTemplate(filter, target)))`.
- * Same meaning, same checks and errors as `toSql`.
+ * `toSql`'s `WHERE` expression as template-tag arguments (see `SqlTemplate`), for a
+ * query builder's `sql` tag, which numbers the placeholders itself:
+ * `.where(sql(...toSqlTemplate(filter, target)))`. Same meaning, same checks and errors
+ * as `toSql`. (Its `ORDER BY` binds no values: take it from `toSql`.)
  */
 export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<SqlOptions, 'firstParam'>): SqlTemplate {
   checkOptions(options);
@@ -76,19 +90,26 @@ export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<
   return [strings, ...parts.values];
 }
 
-/** The SQL with parameter markers (see `Parameters`), after checking every argument. */
-function translate(filter: Filter, target: SqlTarget, options: SqlOptions | undefined): { text: string; values: SqlValue[] } {
+/** The SQL with parameter markers (see `Parameters`) and the ORDER BY clause, after checking every argument. */
+function translate(filter: Filter, target: SqlTarget, options: SqlOptions | undefined): { text: string; values: SqlValue[]; orderBy: string } {
   checkOptions(options);
   checkFilter(filter);
   if (typeof target !== 'object' || target === null) {
     throw new TypeError(`toSql: the target must be { columns, table?, arrays? } for a table, or { document, table? } for a jsonb column, not ${shown(target)}.`);
   }
+  const tieBreaker = options?.tieBreaker === undefined ? [] : typeof options.tieBreaker === 'string' ? [options.tieBreaker] : options.tieBreaker;
+  if (!Array.isArray(tieBreaker)) throw new TypeError('toSql: tieBreaker must be a column name or an array of column names.');
   const params = new Parameters();
   const text = textComparison(options);
   const conditions = filter.conditions.map((condition) =>
     'document' in target ? documentCondition(target, condition, text, params) : relationalCondition(target, condition, text, params),
   );
-  return { text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`, values: params.values };
+  return {
+    text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`,
+    values: params.values,
+    // A hand-built filter of the shape before sorting has no sort: nothing to order by.
+    orderBy: orderBy(filter.sort ?? [], target, text, tieBreaker),
+  };
 }
 
 function checkOptions(options: unknown): asserts options is SqlOptions | undefined {
@@ -119,9 +140,24 @@ function checkFilter(filter: unknown): asserts filter is Filter {
     throw new TypeError(`toSql: the filter must be a checked Filter (what check or validate returns), not ${shown(filter)}.`);
   }
   filter.conditions.forEach(checkCondition);
+  if (filter.sort !== undefined) {
+    if (!Array.isArray(filter.sort)) throw new TypeError(`toSql: the sort of the filter must be an array of sort fields, not ${shown(filter.sort)}.`);
+    filter.sort.forEach(checkSortField);
+  }
 }
 
 const TYPES = ['number', 'date', 'string', 'id'];
+
+function checkSortField(field: unknown, index: number): void {
+  const { key, path, direction, type } = isObject(field) ? field : {};
+  const name = typeof key === 'string' ? `the sort key ${JSON.stringify(key)}` : `sort key ${index}`;
+  if (!isObject(field) || typeof key !== 'string') throw new TypeError(`toSql: ${name} of the filter must be an object with its key, the field's path: ${shown(field)}.`);
+  if (!TYPES.includes(type as string)) throw new TypeError(`toSql: ${name} has the type ${shown(type)}; expected "number", "date", "string" or "id".`);
+  if (direction !== 'asc' && direction !== 'desc') throw new TypeError(`toSql: ${name} has the direction ${shown(direction)}; expected "asc" or "desc".`);
+  if (!Array.isArray(path) || path.length === 0 || !path.every((part) => typeof part === 'string')) {
+    throw new TypeError(`toSql: ${name} needs a path, a non-empty array of property names.`);
+  }
+}
 
 function checkCondition(condition: unknown, index: number): void {
   if (!isObject(condition)) throw new TypeError(`toSql: condition ${index} of the filter must be an object, not ${shown(condition)}.`);

@@ -70,14 +70,14 @@ export function relationalCondition(target: RelationalTarget, condition: Conditi
   return `EXISTS (SELECT 1 FROM ${quoteQualified(child.table, `the table of array "${array}"`)} AS ${inner} WHERE ${join} AND ${tests})`;
 }
 
-function column(columns: Readonly<Record<string, string>>, key: string, field: string): string {
+export function column(columns: Readonly<Record<string, string>>, key: string, field: string): string {
   if (typeof columns !== 'object' || columns === null || !Object.hasOwn(columns, key)) {
     throw new TypeError(`toSql: the target has no column for the field "${field}".`);
   }
   return quoteIdentifier(columns[key], `the column of "${field}"`);
 }
 
-function qualify(table: string | undefined, column: string): string {
+export function qualify(table: string | undefined, column: string): string {
   return table === undefined ? column : `${table}.${column}`;
 }
 
@@ -109,6 +109,9 @@ function numberTests(column: string, tests: readonly NumberTest[], params: Param
   const hi = bounds === undefined ? 0 : bounds.hiOpen ? nextDouble(bounds.hi, -1) : bounds.hi;
   return `${column} >= ${params.add(lo, 'numeric')} AND ${column} <= ${params.add(hi, 'numeric')}`;
 }
+
+/** The largest finite double, as SQL: what a sort key on a number column must lie within. */
+export const MAX_DOUBLE = '1.7976931348623157e308';
 
 /**
  * All comparisons of a date condition as one half-open interval of instants (see

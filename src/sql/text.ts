@@ -40,6 +40,11 @@ export function foldedText(text: string, folding: CaseFolding): string {
   }
 }
 
+/** A text expression as a comparison sees it: itself, or folded (`foldedText`) with `caseInsensitive`. */
+export function foldText(text: string, comparison: TextComparison): string {
+  return comparison.caseInsensitive ? foldedText(text, comparison.folding) : text;
+}
+
 /** What `foldedText` does in SQL, done in JS to the values bound against it. */
 export function folder(folding: CaseFolding): (text: string) => string {
   return folding === 'ascii' ? asciiLower : foldCase;
@@ -60,7 +65,7 @@ export function asciiLower(text: string): string {
  */
 export function textTests(text: string, tests: readonly TextTest[], comparison: TextComparison, params: Parameters): string[] {
   const fold = comparison.caseInsensitive ? folder(comparison.folding) : (s: string) => s;
-  const subject = comparison.caseInsensitive ? foldedText(text, comparison.folding) : text;
+  const subject = foldText(text, comparison);
   return tests.map((test) =>
     test.op === 'eq'
       ? `${subject} = ${params.add(fold(test.value))}`

@@ -64,14 +64,41 @@ export interface Param {
   readonly span: Span;
 }
 
+/** The directions of a sort key: `name` ascending, `-name` descending. */
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+/** A sort direction. */
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
+/** One key of the sort parameter: `-issueDate`. Spans are in the decoded value of the sort parameter. */
+export interface SortKey {
+  readonly type: 'SortKey';
+  readonly path: Path;
+  readonly direction: SortDirection;
+  readonly span: Span;
+}
+
+/** The sort parameter (`orderBy=-issueDate,totalAmount`, SPEC §9): its keys in order, the first deciding first. */
+export interface Sort {
+  readonly type: 'Sort';
+  /** The key as sent: the schema's sort parameter, `orderBy` by default. */
+  readonly key: string;
+  /** The value as sent, decoded: what the spans index. */
+  readonly value: string;
+  readonly keys: readonly SortKey[];
+}
+
 /** Pass-through request parameters: an array where the key was repeated. */
 export type PassThroughParams = Readonly<Record<string, string | readonly string[]>>;
 
-/** The syntax tree of a whole query: its filter parameters in order, and the pass-through ones. */
+/**
+ * The syntax tree of a whole query: its filter parameters in order, the request
+ * parameters as sent (the sort parameter among them), and the sort parameter parsed.
+ */
 export interface FilterAst {
   readonly type: 'Query';
   readonly filters: readonly Param[];
   readonly params: PassThroughParams;
+  readonly sort?: Sort;
 }
 
 /** Whether an operand holds a wildcard. */

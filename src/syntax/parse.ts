@@ -2,8 +2,10 @@ import { EOF, type ILexingError, type IRecognitionException, type IToken } from 
 import { diagnostic, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
-import type { Clause, FilterAst, Param, PassThroughParams } from './ast';
+import type { Clause, FilterAst, Param, PassThroughParams, Sort } from './ast';
 import { filterLexer, filterParser, pathOf } from './parser';
+import { PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
+import { readSort } from './sort';
 import { CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
 
 /** Options of `parse` (and of `check`, which passes them on). */
@@ -15,17 +17,22 @@ export interface ParseOptions {
    * parsed as filters (`check` adds the schema's `params`).
    */
   readonly params?: readonly string[] | ReadonlySet<string>;
+  /**
+   * The name of the sort parameter (SPEC §9), whose value is read as sort keys and also
+   * kept, as sent, with the request parameters. `orderBy` by default; `check` uses the
+   * schema's.
+   */
+  readonly sortParam?: string;
 }
 
-/** Names that would reach an object's prototype machinery: refused in every path. */
-export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** One filter parameter after parsing: its node, or what is wrong with it. */
+/** One filter parameter, or the sort parameter, after parsing: its node, or what is wrong with it. */
 export interface ParsedParam {
   readonly key: string;
   readonly value: string;
-  /** Set when the parameter parsed without problems. */
+  /** Set when a filter parameter parsed without problems. */
   param?: Param;
+  /** Set for the sort parameter: all its keys, or with `problems` the well-formed ones. */
+  sort?: Sort;
   /** Set when it did not. */
   problems?: Diagnostic[];
 }
@@ -40,11 +47,18 @@ export type ParsedQuery =
  * is a diagnostic in one `Result`, in query order.
  */
 export function parse(input: QueryInput, options?: ParseOptions): Result<FilterAst> {
-  const parsed = parseParams(input, options?.limits, options?.params);
+  const parsed = parseParams(input, options?.limits, options?.params, options?.sortParam);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   const errors = problemsOf(parsed.filters);
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, value: { type: 'Query', filters: parsed.filters.map((f) => f.param!), params: parsed.params } };
+  const filters: Param[] = [];
+  let sort: Sort | undefined;
+  for (const f of parsed.filters) {
+    if (f.param !== undefined) filters.push(f.param);
+    else if (f.sort !== undefined) sort = f.sort;
+  }
+  const ast: FilterAst = { type: 'Query', filters, params: parsed.params };
+  return { ok: true, value: sort === undefined ? ast : { ...ast, sort } };
 }
 
 /** The problems of the parameters, in order. */
@@ -58,15 +72,32 @@ export function problemsOf(filters: readonly ParsedParam[]): Diagnostic[] {
  * Parses every parameter and keeps the outcome per parameter, so that a caller (`check`)
  * can go on with the parameters that parsed and report every problem of the query.
  */
-export function parseParams(input: QueryInput, limitOverrides?: Partial<Limits>, params?: Keys): ParsedQuery {
+export function parseParams(input: QueryInput, limitOverrides?: Partial<Limits>, params?: Keys, sortParam = 'orderBy'): ParsedQuery {
   const limits = resolveLimits(limitOverrides);
   const passThrough = passThroughKeys(params);
+  if (typeof sortParam !== 'string') throw new TypeError('parse: "sortParam" must be the name of the sort parameter.');
   const decoded = decodeQuery(input, limits);
   if (decoded.stopped !== undefined) return decoded;
   const passed: Record<string, string | string[]> = {};
   const filters: ParsedParam[] = [];
   const pending: ParsedParam[] = [];
+  let sorted = false;
   for (const raw of decoded.params) {
+    if (raw.problems === undefined && raw.key === sortParam) {
+      const value = raw.value ?? '';
+      addPassThrough(passed, raw.key, value);
+      const entry: ParsedParam = { key: raw.key, value };
+      filters.push(entry);
+      if (sorted) entry.problems = [repeatedSort(raw.key, value)];
+      else {
+        const outcome = readSort(raw.key, value, limits);
+        // With problems, the well-formed keys come along, for check to hold against the schema.
+        entry.sort = outcome.sort ?? outcome.partial;
+        if (outcome.problems !== undefined) entry.problems = outcome.problems;
+      }
+      sorted = true;
+      continue;
+    }
     if (raw.problems === undefined && isPassThrough(passThrough, raw.key)) {
       addPassThrough(passed, raw.key, raw.value ?? '');
       continue;
@@ -106,6 +137,16 @@ function addPassThrough(params: Record<string, string | string[]>, key: string, 
   if (previous === undefined) params[key] = value;
   else if (typeof previous === 'string') params[key] = [previous, value];
   else previous.push(value);
+}
+
+function repeatedSort(key: string, value: string): Diagnostic {
+  return diagnostic(
+    'INVALID_SORT',
+    `Parameter ${quote(key)} is given more than once.`,
+    { param: key, in: 'value', text: value },
+    { start: 0, end: value.length },
+    `Send one ${key}, its keys joined by ",": ${key}=-issueDate,totalAmount sorts by issueDate, newest first, then by totalAmount.`,
+  );
 }
 
 function addProblem(filter: ParsedParam, problem: Diagnostic): void {
@@ -367,43 +408,10 @@ function explainKey(key: string, where: Location): Diagnostic | undefined {
       'Write the field to filter before the "=", e.g. totalAmount=100.',
     );
   }
-  for (let i = 0; i < key.length; ) {
-    if (key.charCodeAt(i) === 46 /* . */) i++;
-    else if (isNameStart(key.charCodeAt(i))) while (i < key.length && isNameChar(key.charCodeAt(i))) i++;
-    else {
-      let end = i + 1;
-      while (end < key.length && key.charCodeAt(end) !== 46 && !isNameStart(key.charCodeAt(end))) end++;
-      return diagnostic(
-        'INVALID_PATH',
-        `Parameter ${quote(key)} is not a valid path: ${quote(key.slice(i, end))} is not allowed in a name.`,
-        where,
-        { start: i, end },
-        PATH_HINT,
-      );
-    }
-  }
-  const empty = key.startsWith('.') ? 0 : key.includes('..') ? key.indexOf('..') + 1 : key.endsWith('.') ? key.length : -1;
-  if (empty < 0) return undefined;
-  return diagnostic(
-    'INVALID_PATH',
-    `Parameter ${quote(key)} is not a valid path: it has an empty name.`,
-    where,
-    { start: empty, end: Math.min(empty + 1, key.length) },
-    PATH_HINT,
-  );
+  const problem = pathProblem(key);
+  if (problem === undefined) return undefined;
+  return diagnostic('INVALID_PATH', `Parameter ${quote(key)} is not a valid path: ${problem.reason}.`, where, problem.span, PATH_HINT);
 }
-
-function isNameStart(c: number): boolean {
-  const lower = c | 0x20;
-  return (lower >= 97 && lower <= 122) || c === 95;
-}
-
-function isNameChar(c: number): boolean {
-  return isNameStart(c) || (c >= 48 && c <= 57);
-}
-
-const PATH_HINT =
-  'A path is names joined by dots (customerRef.id); a name starts with a letter or "_" and holds letters, digits and "_".';
 
 function emptyClause(filter: ParsedParam, span: Span): Diagnostic {
   return diagnostic(

@@ -1,15 +1,19 @@
 import { EmbeddedActionsParser, Lexer, type IToken } from 'chevrotain';
-import type { Clause, Name as NameNode, Operand, Operator as OperatorName, Param, Path } from './ast';
+import type { Clause, Name as NameNode, Operand, Operator as OperatorName, Param, Path, SortKey } from './ast';
 import {
   ALL_TOKENS,
   CloseQuote,
+  Comma,
   Escape,
   Key,
   LEXER_DEFINITION,
+  Minus,
   OpenQuote,
   Operator,
   Piece,
   Semi,
+  SORT_LEXER_DEFINITION,
+  SortPath,
   ValueEnd,
   Wildcard,
 } from './tokens';
@@ -122,6 +126,45 @@ export class FilterParser extends EmbeddedActionsParser {
     }
   };
 
+  private sortKeys: SortKey[] = [];
+
+  /** sort = sortKey *( Comma sortKey ) */
+  readonly sort = this.RULE('sort', (): SortKey[] => {
+    const keys: SortKey[] = (this.sortKeys = []);
+    this.AT_LEAST_ONE_SEP(this.sortKeyList);
+    return keys;
+  });
+
+  private readonly sortKeyList = {
+    SEP: Comma,
+    DEF: (): void => {
+      const key = this.SUBRULE(this.sortKey);
+      if (!this.RECORDING_PHASE) this.sortKeys.push(key);
+    },
+  };
+
+  /** sortKey = [ Minus ] SortPath */
+  readonly sortKey = this.RULE('sortKey', (): SortKey => {
+    const minus = this.OPTION(this.minus);
+    const path = this.CONSUME(SortPath);
+    if (this.RECORDING_PHASE) return undefined as never;
+    const start = minus === undefined ? path.startOffset : minus.startOffset;
+    return {
+      type: 'SortKey',
+      path: pathOf(path.image, path.image.length, path.startOffset),
+      direction: minus === undefined ? 'asc' : 'desc',
+      span: { start, end: path.startOffset + path.image.length },
+    };
+  });
+
+  private readonly minus = (): IToken => this.CONSUME(Minus);
+
+  /** Parses the tokens of a sort parameter's value; `errors` tells whether it failed. */
+  parseSort(tokens: IToken[]): SortKey[] {
+    this.input = tokens;
+    return this.sort();
+  }
+
   /** Parses the token stream of a whole query into parameters; `errors` tells whether it failed. */
   parseQuery(tokens: IToken[], texts: readonly { readonly key: string; readonly value: string }[]): Param[] {
     this.texts = texts;
@@ -140,17 +183,18 @@ export class FilterParser extends EmbeddedActionsParser {
 
 /**
  * The path of a key whose first `length` characters are known to be names joined by
- * dots (the image of a `Key` token, or a key that lexed as one).
+ * dots (the image of a `Key` or `SortPath` token, or a key that lexed as one), its
+ * spans shifted by `base` (where the text starts in the key or value it belongs to).
  */
-export function pathOf(text: string, length: number): Path {
+export function pathOf(text: string, length: number, base = 0): Path {
   const names: NameNode[] = [];
   let start = 0;
   for (let dot = text.indexOf('.'); dot !== -1 && dot < length; dot = text.indexOf('.', start)) {
-    names.push({ type: 'Name', value: text.slice(start, dot), span: { start, end: dot } });
+    names.push({ type: 'Name', value: text.slice(start, dot), span: { start: base + start, end: base + dot } });
     start = dot + 1;
   }
-  names.push({ type: 'Name', value: text.slice(start, length), span: { start, end: length } });
-  return { type: 'Path', names, span: { start: 0, end: length } };
+  names.push({ type: 'Name', value: text.slice(start, length), span: { start: base + start, end: base + length } });
+  return { type: 'Path', names, span: { start: base, end: base + length } };
 }
 
 /** Collects the pieces of one operand into literal segments split at the wildcards. */
@@ -198,6 +242,7 @@ class OperandText {
 }
 
 let lexer: Lexer | undefined;
+let sortLexer: Lexer | undefined;
 let parser: FilterParser | undefined;
 
 /** Builds the lexer; `validate` checks the token definitions (a test does, the shared instance need not). */
@@ -208,6 +253,11 @@ export function createFilterLexer(validate = false): Lexer {
 /** The lexer, built on first use so that importing the package does no work. */
 export function filterLexer(): Lexer {
   return (lexer ??= createFilterLexer());
+}
+
+/** The lexer of sort values, built on first use (most queries do not sort). */
+export function filterSortLexer(): Lexer {
+  return (sortLexer ??= new Lexer(SORT_LEXER_DEFINITION, { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: true }));
 }
 
 /** The parser, built once on first use and reused (`input` resets it). */

@@ -154,6 +154,21 @@ export const LEXER_DEFINITION = {
   },
 };
 
+// The sort parameter's value (SPEC §9), lexed on its own: `-issueDate,totalAmount`.
+/** The `-` before a sort key: descending. */
+export const Minus = createToken({ name: 'Minus', pattern: '-' });
+export const Comma = createToken({ name: 'Comma', pattern: ',' });
+/** A path in a sort key. A character no path may hold is a lexing error: the key is then explained on its own. */
+export const SortPath = createToken({
+  name: 'SortPath',
+  pattern: /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/,
+  start_chars_hint: [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'],
+  line_breaks: false,
+});
+
+/** The sort lexer's tokens: one mode, since a path, `-` and `,` never overlap. */
+export const SORT_LEXER_DEFINITION: TokenType[] = [SortPath, Minus, Comma];
+
 /** Every token type the parser knows, categories included. */
 export const ALL_TOKENS: TokenType[] = [
   Piece,
@@ -169,4 +184,7 @@ export const ALL_TOKENS: TokenType[] = [
   QuotedEnd,
   CloseQuote,
   QuotedText,
+  Minus,
+  Comma,
+  SortPath,
 ];

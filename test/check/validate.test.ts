@@ -136,7 +136,7 @@ describe('validate on an AST parsed without knowing the params', () => {
   it('takes more pass-through keys in its options, as check does', () => {
     expect(validate(parsed('page=2&page=3'), specInvoices, { params: ['page'] })).toEqual({
       ok: true,
-      value: { type: 'Filter', conditions: [], params: { page: ['2', '3'] } },
+      value: { type: 'Filter', conditions: [], params: { page: ['2', '3'] }, sort: [] },
     });
     expect(validate(parsed('page=2'), specInvoices)).toMatchObject({ ok: false, errors: [{ code: 'UNKNOWN_FIELD', param: 'page' }] });
   });
@@ -145,7 +145,7 @@ describe('validate on an AST parsed without knowing the params', () => {
     const schema = defineSchema({ fields: { a: 'number' }, params: ['toString', 'valueOf', 'hasOwnProperty'] });
     expect(validate(parsed('toString=1&toString=2&valueOf=3&hasOwnProperty=4'), schema)).toEqual({
       ok: true,
-      value: { type: 'Filter', conditions: [], params: { toString: ['1', '2'], valueOf: '3', hasOwnProperty: '4' } },
+      value: { type: 'Filter', conditions: [], params: { toString: ['1', '2'], valueOf: '3', hasOwnProperty: '4' }, sort: [] },
     });
   });
 

@@ -27,14 +27,14 @@ function ids(stdout: string): string[] {
 
 describe('qsfilter check', () => {
   it('prints the canonical query and what each filter means, and exits 0', async () => {
-    const run = await runCli(['check', 'limit=50&totalAmount=gte:100;lte:200&lines.amount=gte:10;lte:20&issueDate=2023-01-09', '--resource', 'invoices']);
+    const run = await runCli(['check', 'limit=50&totalAmount=gte:100;lte:200&lines.amount=gte:10;lte:20&postedDate=2023-01-09', '--resource', 'invoices']);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     const lines = run.stdout.split('\n');
-    expect(lines[0]).toBe('limit=50&totalAmount=gte:100;lte:200&lines.amount=gte:10;lte:20&issueDate=2023-01-09');
+    expect(lines[0]).toBe('limit=50&totalAmount=gte:100;lte:200&lines.amount=gte:10;lte:20&postedDate=2023-01-09');
     expect(run.stdout).toContain('  totalAmount is at least 100 and at most 200\n');
     expect(run.stdout).toContain('  in some line, amount is at least 10 and at most 20\n');
-    expect(run.stdout).toContain('  issueDate is on 2023-01-09 (UTC)\n');
-    expect(run.stdout).toContain('Passed through, not filters:\n  limit = "50"\n');
+    expect(run.stdout).toContain('  postedDate is on 2023-01-09 (UTC)\n');
+    expect(run.stdout).toContain('Page: 50 items from offset 0 (matches 1 to 50).\n');
   });
 
   it('says that a query without filters matches every item', async () => {
@@ -44,14 +44,14 @@ describe('qsfilter check', () => {
   });
 
   it('prints every diagnostic with its caret line on stderr, and exits 1', async () => {
-    const run = await runCli(['check', 'totalAmount=GTE:100&issueDate=2023-02-30', '-r', 'invoices']);
+    const run = await runCli(['check', 'totalAmount=GTE:100&postedDate=2023-02-30', '-r', 'invoices']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('error[INVALID_NUMBER]');
     expect(run.stderr).toContain('  totalAmount=GTE:100\n              ^^^^^^^\n');
     expect(run.stderr).toContain('hint: Operators are lower case');
     expect(run.stderr).toContain('error[INVALID_DATE]');
-    expect(run.stderr).toContain('  issueDate=2023-02-30\n            ^^^^^^^^^^\n');
+    expect(run.stderr).toContain('  postedDate=2023-02-30\n             ^^^^^^^^^^\n');
   });
 
   it('reports a bare % as MALFORMED_ENCODING with the %25 hint', async () => {
@@ -66,7 +66,7 @@ describe('qsfilter check', () => {
     expect(run.code).toBe(0);
     const body = JSON.parse(run.stdout) as { query: string; explanation: string[]; filter: { type: string; conditions: unknown[]; params: unknown } };
     expect(body.query).toBe('limit=5&vendorName=%25acme%25');
-    expect(body.explanation).toEqual(['vendorName contains "acme"']);
+    expect(body.explanation).toEqual(['vendorName contains "acme"', 'Page: 5 items from offset 0 (matches 1 to 5).']);
     expect(body.filter.type).toBe('Filter');
     expect(body.filter.conditions).toEqual([
       { type: 'string', key: 'vendorName', field: 'vendorName', path: ['vendorName'], tests: [{ op: 'like', segments: ['', 'acme', ''] }] },
@@ -104,7 +104,11 @@ describe('qsfilter check', () => {
     expect(run.code).toBe(0);
     const body = JSON.parse(run.stdout) as { explanation: string[]; filter: { conditions: { tests: unknown[] }[] } };
     expect(body.filter.conditions[0]!.tests).toEqual([{ op: 'like', segments: ['', '$HOME*|(x);"y"', ''] }]);
-    expect(body.explanation).toEqual(['vendorName contains "$HOME*|(x);\\"y\\""', 'balance is at least 1 and at most 2']);
+    expect(body.explanation).toEqual([
+      'vendorName contains "$HOME*|(x);\\"y\\""',
+      'balance is at least 1 and at most 2',
+      'Page: 100 items from offset 0 (matches 1 to 100).',
+    ]);
   });
 });
 
@@ -165,11 +169,11 @@ describe('qsfilter resources', () => {
   it('lists every resource of the catalog with its fields and parameters', async () => {
     const run = await runCli(['resources']);
     expect(run.code).toBe(0);
-    for (const name of ['balanceSheets', 'invoices', 'vendors', 'deposits', 'bills', 'connections', 'syncStatus']) {
+    for (const name of ['balanceSheets', 'invoices', 'vendors', 'deposits', 'bills', 'connections', 'syncStatus', 'businesses']) {
       expect(run.stdout).toMatch(new RegExp(`^${name}$`, 'm'));
     }
     expect(run.stdout).toContain('customerRef.id (id)');
-    expect(run.stdout).toContain('params: businessName, reportFrequency, serviceName, limit, offset');
+    expect(run.stdout).toContain('params: businessName, serviceName, connectionUuid, reportFrequency, startDate, endDate, accountingMethod, limit, offset');
   });
 
   it('shows one resource as JSON, removed fields apart', async () => {
@@ -180,7 +184,7 @@ describe('qsfilter resources', () => {
     expect(body.deposits!.fields).toMatchObject({ memo: 'string', 'lines.amount': 'number' });
     expect(body.deposits!.fields).not.toHaveProperty('lines.memo');
     expect(body.deposits!.removed['lines.memo']).toContain('memo=');
-    expect(body.deposits!.params).toEqual(['limit', 'offset']);
+    expect(body.deposits!.params).toEqual(['businessName', 'serviceName', 'connectionUuid', 'startDate', 'endDate', 'limit', 'offset']);
   });
 });
 

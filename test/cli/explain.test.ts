@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explain } from '../../src/cli/explain';
+import { explain, explainOrder } from '../../src/cli/explain';
 import { check, defineSchema, type Schema } from '../../src/index';
 
 const schema = defineSchema({
@@ -100,5 +100,38 @@ describe('explain', () => {
     expect(sentences('limit=5&name=x&amount=1')).toEqual(['name is "x"', 'amount is 1']);
     expect(sentences('limit=5')).toEqual([]);
     expect(sentences('')).toEqual([]);
+  });
+});
+
+describe('explainOrder', () => {
+  const sorted = defineSchema({
+    fields: {
+      amount: { type: 'number', sortable: true },
+      at: { type: 'date', sortable: true },
+      name: { type: 'string', sortable: true },
+      customerRef: { type: 'ref', sortable: true },
+    },
+    paging: {},
+  });
+  const order = (query: string): string[] => {
+    const result = check(query, sorted);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return explainOrder(result.value);
+  };
+
+  it('says each key with its direction in words, missing values last, and the page', () => {
+    expect(order('orderBy=-at,amount&limit=50&offset=100')).toEqual([
+      'Sorted by at, newest first, then by amount, smallest first; items without a value come last.',
+      'Page: 50 items from offset 100 (matches 101 to 150).',
+    ]);
+    expect(order('orderBy=-amount,at,name,-customerRef.id&limit=1')).toEqual([
+      'Sorted by amount, largest first, then by at, oldest first, then by name, in code point order, then by customerRef.id, in reverse code point order; items without a value come last.',
+      'Page: 1 item from offset 0 (matches 1 to 1).',
+    ]);
+  });
+
+  it('says nothing for a filter that neither sorts nor pages', () => {
+    const result = check('amount=1', schema);
+    expect(result.ok && explainOrder(result.value)).toEqual([]);
   });
 });

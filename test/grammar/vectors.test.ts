@@ -10,6 +10,7 @@ interface Vector {
   query?: string;
   record?: Record<string, unknown>;
   params?: string[];
+  sortParam?: string;
   limits?: Partial<Limits>;
   ast?: AstSummary;
   errors?: DiagnosticSummary[];
@@ -21,7 +22,7 @@ interface VectorFile {
   vectors: Vector[];
 }
 
-const VECTOR_KEYS = new Set(['name', 'note', 'query', 'record', 'params', 'limits', 'ast', 'errors']);
+const VECTOR_KEYS = new Set(['name', 'note', 'query', 'record', 'params', 'sortParam', 'limits', 'ast', 'errors']);
 const ERROR_KEYS = new Set(['code', 'param', 'in', 'span']);
 
 /** The codes that `parse` alone can report (the others need a schema). */
@@ -36,6 +37,7 @@ const SYNTAX_CODES = [
   'INVALID_ESCAPE',
   'INVALID_PATH',
   'LIMIT_EXCEEDED',
+  'INVALID_SORT',
 ] as const;
 
 const directory = new URL('../../grammar/vectors/', import.meta.url);
@@ -49,6 +51,7 @@ function outcome(vector: Vector): { ast: AstSummary } | { errors: DiagnosticSumm
   const input = vector.query ?? (vector.record as QueryRecord);
   const result = parse(input, {
     ...(vector.params !== undefined && { params: vector.params }),
+    ...(vector.sortParam !== undefined && { sortParam: vector.sortParam }),
     ...(vector.limits !== undefined && { limits: vector.limits }),
   });
   if (result.ok) return { ast: summarize(result.value) };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { catalog, check, compile, format, type Field, type Filter, type Schema } from '../../src/index';
-import { dateText, numberText, operand, randomSchema } from '../support/generators';
+import { dateText, numberText, operand, randomSchema, requestParts } from '../support/generators';
 import { referenceMatches } from '../support/reference';
 
 /**
@@ -70,14 +70,17 @@ function clause(field: Field): fc.Arbitrary<string> {
 
 function queryFor(schema: Schema): fc.Arbitrary<string> {
   const fields = [...schema.fields.values()].filter((f) => f.removed === undefined);
-  if (fields.length === 0) return fc.constant('');
+  if (fields.length === 0) return requestParts(schema).map((ps) => ps.join('&'));
   const param = fc
     .constantFrom(...fields)
     .chain((f) => fc.array(clause(f), { minLength: 1, maxLength: 3 }).map((cs) => `${f.path}=${encodeURIComponent(cs.join(';'))}`));
   // Mostly one parameter: every parameter must hold, and matches should stay common.
   return fc
-    .oneof({ weight: 3, arbitrary: param.map((p) => [p]) }, { weight: 1, arbitrary: fc.array(param, { minLength: 2, maxLength: 3 }) })
-    .map((ps) => ps.join('&'));
+    .tuple(
+      fc.oneof({ weight: 3, arbitrary: param.map((p) => [p]) }, { weight: 1, arbitrary: fc.array(param, { minLength: 2, maxLength: 3 }) }),
+      requestParts(schema),
+    )
+    .map(([ps, request]) => [...ps, ...request].join('&'));
 }
 
 // ---------------------------------------------------------------- awkward data

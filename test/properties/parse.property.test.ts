@@ -17,7 +17,7 @@ import {
   type Result,
   type Span,
 } from '../../src/index';
-import { RESERVED_NAMES } from '../../src/syntax/parse';
+import { RESERVED_NAMES } from '../../src/syntax/path';
 import { summarize } from '../support/summary';
 
 /** Codes `parse` may report; the others need a schema. */

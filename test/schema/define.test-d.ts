@@ -9,9 +9,58 @@ import {
   validate,
   type FieldPath,
   type InferFields,
+  type InferParams,
+  type InferSortable,
   type Schema,
+  type SortPath,
   type SchemaSpec,
 } from '../../src/index';
+
+describe('InferSortable and InferParams', () => {
+  const schema = defineSchema({
+    fields: {
+      totalAmount: { type: 'number', sortable: true },
+      memo: 'string',
+      note: { type: 'string', sortable: false },
+      customerRef: { type: 'ref', sortable: true },
+      old: { type: 'date', sortable: true, removed: 'Gone.' },
+      lines: { type: 'array', of: { amount: 'number' } },
+    },
+    params: { businessName: 'string', startDate: { type: 'date', required: true } },
+  });
+
+  it('infers the sortable paths: sortable scalars and ref ids, never removed ones', () => {
+    expectTypeOf<InferSortable<typeof schema.spec>>().toEqualTypeOf<{ totalAmount: 'number'; 'customerRef.id': 'id' }>();
+    expectTypeOf<SortPath<typeof schema>>().toEqualTypeOf<'totalAmount' | 'customerRef.id'>();
+  });
+
+  it('infers the request parameters and their types, in both forms', () => {
+    expectTypeOf<InferParams<typeof schema.spec>>().toEqualTypeOf<{ businessName: 'string'; startDate: 'date' }>();
+    const listed = defineSchema({ fields: {}, params: ['businessName', 'serviceName'] });
+    expectTypeOf<InferParams<typeof listed.spec>>().toEqualTypeOf<{ businessName: 'string'; serviceName: 'string' }>();
+  });
+
+  it('infers what a catalog schema sorts by and the request parameters it takes', () => {
+    expectTypeOf<SortPath<typeof deposits>>().toEqualTypeOf<
+      'id' | 'postedDate' | 'subTotal' | 'taxAmount' | 'totalAmount' | 'status' | 'sourceModifiedDate'
+    >();
+    expectTypeOf<SortPath<typeof catalog.connections>>().toEqualTypeOf<never>();
+    expectTypeOf<InferParams<typeof invoices.spec>>().toEqualTypeOf<{
+      businessName: 'string';
+      serviceName: 'string';
+      connectionUuid: 'string';
+      startDate: 'date';
+      endDate: 'date';
+    }>();
+  });
+
+  it('refuses sortable on a child array or its fields', () => {
+    // @ts-expect-error a list has no one value to sort by
+    defineSchema({ fields: { lines: { type: 'array', of: { a: 'number' }, sortable: true } } });
+    // @ts-expect-error nor does a field of a list
+    defineSchema({ fields: { lines: { type: 'array', of: { a: { type: 'number', sortable: true } } } } });
+  });
+});
 
 describe('InferFields', () => {
   it('keeps literal types without `as const`, in both field forms', () => {
@@ -50,11 +99,17 @@ describe('InferFields', () => {
 
   it('describes the deposits of the catalog without lines.memo', () => {
     expectTypeOf<InferFields<typeof deposits.spec>>().toEqualTypeOf<{
-      memo: 'string';
+      id: 'string';
+      postedDate: 'date';
+      subTotal: 'number';
+      taxAmount: 'number';
       totalAmount: 'number';
-      txnDate: 'date';
+      status: 'string';
+      memo: 'string';
+      sourceModifiedDate: 'date';
+      'lines.quantity': 'number';
+      'lines.taxAmount': 'number';
       'lines.amount': 'number';
-      'lines.description': 'string';
     }>();
   });
 });
@@ -62,25 +117,31 @@ describe('InferFields', () => {
 describe('FieldPath', () => {
   it('is the exact union of the filterable paths of a catalog schema', () => {
     expectTypeOf<FieldPath<typeof invoices>>().toEqualTypeOf<
+      | 'id'
+      | 'invoiceNumber'
       | 'customerRef.id'
-      | 'totalAmount'
-      | 'docNumber'
-      | 'issueDate'
+      | 'postedDate'
       | 'dueDate'
-      | 'balance'
-      | 'currency'
+      | 'status'
+      | 'totalDiscount'
+      | 'discountPercentage'
+      | 'subTotal'
+      | 'taxAmount'
+      | 'totalAmount'
+      | 'amountDue'
+      | 'sourceModifiedDate'
+      | 'lines.id'
       | 'lines.description'
       | 'lines.amount'
-      | 'lines.itemRef.id'
     >();
-    expectTypeOf<FieldPath<typeof catalog.balanceSheets>>().toEqualTypeOf<'group' | 'value' | 'name' | 'date'>();
     expectTypeOf<FieldPath<typeof catalog.connections>>().toEqualTypeOf<
-      'syncTime' | 'serviceName' | 'businessName' | 'status' | 'createdAt'
+      'connectionUuid' | 'businessUuid' | 'businessName' | 'serviceName' | 'status' | 'serviceAccountRef.id' | 'syncTime'
     >();
   });
 
   it('leaves out pass-through params and removed fields', () => {
     expectTypeOf<'businessName'>().not.toExtend<FieldPath<typeof catalog.balanceSheets>>();
+    expectTypeOf<'startDate'>().not.toExtend<FieldPath<typeof invoices>>();
     expectTypeOf<'lines.memo'>().not.toExtend<FieldPath<typeof deposits>>();
   });
 

@@ -20,16 +20,16 @@ describe('defineSchema: a well-formed spec', () => {
 
   it('indexes every path a query may name, with its type and where to read it', () => {
     expect(Object.fromEntries(schema.fields)).toEqual<Record<string, Field>>({
-      totalAmount: { path: 'totalAmount', type: 'number', names: ['totalAmount'] },
-      issueDate: { path: 'issueDate', type: 'date', names: ['issueDate'] },
-      vendorName: { path: 'vendorName', type: 'string', names: ['vendorName'] },
-      'customerRef.id': { path: 'customerRef.id', type: 'id', names: ['customerRef', 'id'] },
-      'lines.description': { path: 'lines.description', type: 'string', array: 'lines', names: ['description'] },
-      'lines.amount': { path: 'lines.amount', type: 'number', array: 'lines', names: ['amount'] },
-      'lines.itemRef.id': { path: 'lines.itemRef.id', type: 'id', array: 'lines', names: ['itemRef', 'id'] },
-      memo: { path: 'memo', type: 'string', names: ['memo'], removed: 'Filter on note.' },
+      totalAmount: { path: 'totalAmount', type: 'number', names: ['totalAmount'], sortable: false },
+      issueDate: { path: 'issueDate', type: 'date', names: ['issueDate'], sortable: false },
+      vendorName: { path: 'vendorName', type: 'string', names: ['vendorName'], sortable: false },
+      'customerRef.id': { path: 'customerRef.id', type: 'id', names: ['customerRef', 'id'], sortable: false },
+      'lines.description': { path: 'lines.description', type: 'string', array: 'lines', names: ['description'], sortable: false },
+      'lines.amount': { path: 'lines.amount', type: 'number', array: 'lines', names: ['amount'], sortable: false },
+      'lines.itemRef.id': { path: 'lines.itemRef.id', type: 'id', array: 'lines', names: ['itemRef', 'id'], sortable: false },
+      memo: { path: 'memo', type: 'string', names: ['memo'], removed: 'Filter on note.', sortable: false },
       // The fields of a removed array are removed with it.
-      'old.a': { path: 'old.a', type: 'number', array: 'old', names: ['a'], removed: 'Gone.' },
+      'old.a': { path: 'old.a', type: 'number', array: 'old', names: ['a'], removed: 'Gone.', sortable: false },
     });
   });
 
@@ -85,9 +85,9 @@ describe('defineSchema: a malformed spec throws a TypeError that says what is wr
     ["removed: ''", { fields: { memo: { type: 'string', removed: '' } } }, /"removed" of field "memo" must say where to filter instead/],
     ['removed: true', { fields: { memo: { type: 'string', removed: true } } }, /"removed" of field "memo"/],
     ["an element's removed: ''", { fields: { lines: { type: 'array', of: { memo: { type: 'string', removed: '' } } } } }, /"lines\.memo"/],
-    ['a param that is also a field', { fields: { group: 'string' }, params: ['group'] }, /"group" is both a field and a pass-through parameter/],
+    ['a param that is also a field', { fields: { group: 'string' }, params: ['group'] }, /"group" is both a field and a request parameter/],
     ['a param under a field', { fields: { lines: { type: 'array', of: { a: 'string' } } }, params: ['lines.a'] }, /"lines\.a" is both a field/],
-    ['params as a string', { fields: {}, params: 'limit' }, /"params" must be an array/],
+    ['params as a string', { fields: {}, params: 'limit' }, /"params" must be an array of parameter names, or an object/],
     ['an empty param', { fields: {}, params: [''] }, /"" is not a parameter name/],
     ['a param that is not text', { fields: {}, params: [5] }, /5 is not a parameter name/],
     ['the param __proto__', { fields: {}, params: ['__proto__'] }, /"__proto__" is not a parameter name/],
@@ -96,6 +96,28 @@ describe('defineSchema: a malformed spec throws a TypeError that says what is wr
     ['of on a scalar', { fields: { a: { type: 'string', of: { b: 'string' } } } }, /field "a" has the unknown property "of"/],
     ['of on a ref', { fields: { r: { type: 'ref', of: { name: 'string' } } } }, /field "r" has the unknown property "of"/],
     ['a misspelt params', { fields: {}, parms: ['limit'] }, /unknown property "parms"/],
+    // Sorting (SPEC §9): scalars and ref ids only.
+    ['a sortable array', { fields: { lines: { type: 'array', of: { a: 'number' }, sortable: true } } }, /"lines" cannot be sortable: a list/],
+    ['a sortable field of an array', { fields: { lines: { type: 'array', of: { a: { type: 'number', sortable: true } } } } }, /"lines\.a" cannot be sortable: a field of a list/],
+    ['sortable: "yes"', { fields: { a: { type: 'number', sortable: 'yes' } } }, /"sortable" of field "a" must be true or false/],
+    ['a sort parameter that is a field', { fields: { orderBy: 'string' } }, /"orderBy" is both a field and a request parameter/],
+    ['an empty sort parameter', { fields: {}, sortParam: '' }, /"sortParam" must be a parameter name/],
+    ['a sort parameter that is a request parameter', { fields: {}, sortParam: 'sort', params: ['sort'] }, /"sort" is both the sort parameter and a request parameter/],
+    // Typed request parameters.
+    ['a param of an unknown type', { fields: {}, params: { startDate: 'datetime' } }, /parameter "startDate" has the unknown type "datetime"/],
+    ['a param of type ref', { fields: {}, params: { customer: { type: 'ref' } } }, /parameter "customer" has the unknown type "ref"/],
+    ['required: "yes"', { fields: {}, params: { a: { type: 'string', required: 'yes' } } }, /"required" of parameter "a" must be true or false/],
+    ['a misspelt required', { fields: {}, params: { a: { type: 'string', requird: true } } }, /parameter "a" has the unknown property "requird"/],
+    ['a typed param that is a field', { fields: { a: 'string' }, params: { a: 'string' } }, /"a" is both a field and a request parameter/],
+    ['a param that is null', { fields: {}, params: { a: null } }, /parameter "a" must be a type name or an object/],
+    // Paging.
+    ['paging: true', { fields: {}, paging: true }, /"paging" must be an object/],
+    ['a zero maxLimit', { fields: {}, paging: { maxLimit: 0 } }, /paging "maxLimit" must be a positive integer, not 0/],
+    ['a fractional defaultLimit', { fields: {}, paging: { defaultLimit: 2.5 } }, /paging "defaultLimit" must be a positive integer, not 2.5/],
+    ['a defaultLimit over maxLimit', { fields: {}, paging: { defaultLimit: 50, maxLimit: 20 } }, /"defaultLimit" \(50\) must not exceed "maxLimit" \(20\)/],
+    ['a misspelt paging option', { fields: {}, paging: { maxlimit: 20 } }, /"paging" has the unknown property "maxlimit"/],
+    ['paging and a limit param', { fields: {}, paging: {}, params: ['limit'] }, /"limit" is a paging parameter/],
+    ['paging and a field named offset', { fields: { offset: 'number' }, paging: {} }, /"offset" is both a field and a request parameter/],
   ])('%s', (_, value, message) => {
     expect(() => defineSchema(spec(value))).toThrow(TypeError);
     expect(() => defineSchema(spec(value))).toThrow(message);
@@ -103,6 +125,50 @@ describe('defineSchema: a malformed spec throws a TypeError that says what is wr
 
   it('every message starts with defineSchema and ends with a full stop', () => {
     expect(() => defineSchema(spec({ fields: { a: 'nmber' } }))).toThrow(/^defineSchema: .*\.$/);
+  });
+});
+
+describe('defineSchema: sorting, paging and request parameters', () => {
+  const schema = defineSchema({
+    fields: {
+      totalAmount: { type: 'number', sortable: true },
+      memo: 'string',
+      customerRef: { type: 'ref', sortable: true },
+      old: { type: 'date', sortable: true, removed: 'Gone.' },
+      lines: { type: 'array', of: { amount: 'number' } },
+    },
+    params: { businessName: 'string', startDate: { type: 'date', required: true } },
+    paging: { maxLimit: 200 },
+  });
+
+  it('marks the sortable paths: a ref sorts by its id, a removed field never sorts', () => {
+    const sortable = [...schema.fields.values()].filter((f) => f.sortable).map((f) => f.path);
+    expect(sortable).toEqual(['totalAmount', 'customerRef.id']);
+  });
+
+  it('indexes the request parameters with their types; the list form is untyped and optional', () => {
+    expect(Object.fromEntries(schema.requestParams)).toEqual({
+      businessName: { name: 'businessName', type: 'string', required: false },
+      startDate: { name: 'startDate', type: 'date', required: true },
+    });
+    expect(Object.fromEntries(defineSchema({ fields: {}, params: ['a'] }).requestParams)).toEqual({ a: { name: 'a', required: false } });
+  });
+
+  it('passes the request parameters and, with paging, limit and offset through', () => {
+    expect([...schema.params]).toEqual(['businessName', 'startDate', 'limit', 'offset']);
+    expect([...defineSchema({ fields: {} }).params]).toEqual([]);
+  });
+
+  it("fills paging's defaults: the API's 100 and 500", () => {
+    expect(schema.paging).toEqual({ defaultLimit: 100, maxLimit: 200 });
+    expect(defineSchema({ fields: {}, paging: {} }).paging).toEqual({ defaultLimit: 100, maxLimit: 500 });
+    expect(defineSchema({ fields: {}, paging: { defaultLimit: 1000 } }).paging).toEqual({ defaultLimit: 1000, maxLimit: 1000 });
+    expect(defineSchema({ fields: {} }).paging).toBeUndefined();
+  });
+
+  it('names the sort parameter orderBy unless told otherwise', () => {
+    expect(schema.sortParam).toBe('orderBy');
+    expect(defineSchema({ fields: {}, sortParam: 'sort' }).sortParam).toBe('sort');
   });
 });
 

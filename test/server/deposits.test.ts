@@ -7,27 +7,39 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function postDeposit(body: unknown, contentType = 'application/json'): Promise<Response> {
-  return server.request('/Deposit', { method: 'POST', headers: { 'content-type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+/** The connection deposits are pushed to and read from in these tests. */
+const BOOKS = 'businessName=Test%20Books&serviceName=xero';
+
+function postDeposit(body: unknown, contentType = 'application/json', query = BOOKS): Promise<Response> {
+  return server.request(`/Deposit?${query}`, { method: 'POST', headers: { 'content-type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
 }
 
 interface Deposit {
   id: string;
   memo?: string;
-  txnDate: string;
+  businessName: string;
+  serviceName: string;
+  postedDate: string;
   totalAmount: number;
   lines: Record<string, unknown>[];
 }
 
 describe('POST /Deposit', () => {
   it('stores a deposit with its memo, totals its lines, and GET /deposits finds it', async () => {
-    const response = await postDeposit({ memo: 'Test deposit; one', txnDate: '2023-03-01', lines: [{ amount: 100.1, description: 'Cash sales' }, { amount: 0.2 }] });
+    const response = await postDeposit({ memo: 'Test deposit; one', postedDate: '2023-03-01', lines: [{ amount: 100.1, description: 'Cash sales' }, { amount: 0.2 }] });
     expect(response.status).toBe(201);
     expect(response.headers.get('deprecation')).toBeNull();
     const { data, ...rest } = (await response.json()) as { data: Deposit };
     expect(rest).toEqual({});
-    expect(data).toMatchObject({ memo: 'Test deposit; one', txnDate: '2023-03-01', totalAmount: 100.3, lines: [{ amount: 100.1, description: 'Cash sales' }, { amount: 0.2 }] });
-    const found = await getPage<Deposit>(server, `/deposits?memo=${quotedOperand('Test deposit; one')}&txnDate=2023-03-01`);
+    expect(data).toMatchObject({
+      businessName: 'Test Books',
+      serviceName: 'xero',
+      memo: 'Test deposit; one',
+      postedDate: '2023-03-01T00:00:00',
+      totalAmount: 100.3,
+      lines: [{ amount: 100.1, description: 'Cash sales' }, { amount: 0.2 }],
+    });
+    const found = await getPage<Deposit>(server, `/deposits?${BOOKS}&memo=${quotedOperand('Test deposit; one')}&postedDate=2023-03-01`);
     expect(found.data).toEqual([data]);
   });
 
@@ -46,18 +58,18 @@ describe('POST /Deposit', () => {
     expect(body.data.memo).toBe('On the deposit');
     for (const line of body.data.lines) expect(line).not.toHaveProperty('memo');
     // Stored without the line memos: the deposit's own memo finds it, and its lines have none.
-    const found = await getPage<Deposit>(server, '/deposits?memo=On%20the%20deposit');
+    const found = await getPage<Deposit>(server, `/deposits?${BOOKS}&memo=On%20the%20deposit`);
     expect(found.data.map((d) => d.id)).toEqual([body.data.id]);
     expect(found.data[0]!.lines.some((line) => 'memo' in line)).toBe(false);
     expect(found.data[0]!.totalAmount).toBe(6);
   });
 
   it('does not move a line memo to a deposit that has none', async () => {
-    const response = await postDeposit({ txnDate: '2023-04-02', lines: [{ amount: 5, memo: 'only here' }] });
+    const response = await postDeposit({ postedDate: '2023-04-02', lines: [{ amount: 5, memo: 'only here' }] });
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as { data: Deposit };
     expect(data).not.toHaveProperty('memo');
-    expect((await getPage(server, '/deposits?memo=only%20here')).pagination.count).toBe(0);
+    expect((await getPage(server, `/deposits?${BOOKS}&memo=only%20here`)).pagination.count).toBe(0);
   });
 
   it.each([
@@ -70,7 +82,7 @@ describe('POST /Deposit', () => {
     ['an amount that is a string', { lines: [{ amount: 1 }, { amount: '2' }] }, '/lines/1/amount'],
     ['a missing amount', { lines: [{ description: 'x' }] }, '/lines/0/amount'],
     ['a memo that is not a string', { memo: 5, lines: [{ amount: 1 }] }, '/memo'],
-    ['a date that does not exist', { txnDate: '2023-02-30', lines: [{ amount: 1 }] }, '/txnDate'],
+    ['a date that does not exist', { postedDate: '2023-02-30', lines: [{ amount: 1 }] }, '/postedDate'],
   ])('refuses %s with a 400 problem', async (_, body, pointer) => {
     const response = await postDeposit(body);
     expect(response.status).toBe(400);
@@ -80,10 +92,16 @@ describe('POST /Deposit', () => {
     if (pointer !== '') expect(problem.errors?.map((e) => e.pointer)).toContain(pointer);
   });
 
+  it('needs the connection in the query, as GET /deposits does', async () => {
+    const response = await postDeposit({ lines: [{ amount: 1 }] }, 'application/json', 'businessName=Test%20Books');
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ errors: [{ code: 'MISSING_PARAMETER', parameter: 'serviceName' }] });
+  });
+
   it('refuses a body sent as another media type: unparsed (415) or not a JSON object (400)', async () => {
-    const form = await getProblem(server, '/Deposit', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'memo=x' });
+    const form = await getProblem(server, `/Deposit?${BOOKS}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'memo=x' });
     expect(form.status).toBe(415);
-    const text = await getProblem(server, '/Deposit', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"lines": [{"amount": 1}]}' });
+    const text = await getProblem(server, `/Deposit?${BOOKS}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"lines": [{"amount": 1}]}' });
     expect(text.status).toBe(400);
   });
 });

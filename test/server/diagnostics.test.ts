@@ -7,6 +7,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** The connection the data requests read, as the API requires it: only the filter is wrong in these requests. */
+const ACME = 'businessName=Acme%20%26%20Sons&serviceName=quickbooks';
+
 /** The one error of a bad query, after checking the problem's envelope. */
 async function oneError(path: string) {
   const { status, body } = await getProblem(server, path);
@@ -19,77 +22,77 @@ async function oneError(path: string) {
 
 describe('a bad filter is a 400 application/problem+json', () => {
   it.each([
-    ['/invoices?totalAmount=gte:1;;lte:5', 'EMPTY_CLAUSE', 'totalAmount'],
-    ['/vendors?vendorName=%22acme', 'UNTERMINATED_QUOTE', 'vendorName'],
-    ['/vendors?vendorName=a%5Cb', 'INVALID_ESCAPE', 'vendorName'],
-    ['/vendors?vendorName=', 'EMPTY_VALUE', 'vendorName'],
-    ['/invoices?customerRef.name=x', 'SUBPROPERTY_NOT_FILTERABLE', 'customerRef.name'],
-    ['/invoices?customerRef=42', 'INVALID_PATH', 'customerRef'],
-    ['/vendors?vendorName=gt:m', 'OPERATOR_NOT_SUPPORTED', 'vendorName'],
-    ['/invoices?totalAmount=1%25', 'WILDCARD_NOT_SUPPORTED', 'totalAmount'],
+    [`/invoices?${ACME}&totalAmount=gte:1;;lte:5`, 'EMPTY_CLAUSE', 'totalAmount'],
+    [`/vendors?${ACME}&vendorName=%22acme`, 'UNTERMINATED_QUOTE', 'vendorName'],
+    [`/vendors?${ACME}&vendorName=a%5Cb`, 'INVALID_ESCAPE', 'vendorName'],
+    [`/vendors?${ACME}&vendorName=`, 'EMPTY_VALUE', 'vendorName'],
+    [`/invoices?${ACME}&customerRef.name=x`, 'SUBPROPERTY_NOT_FILTERABLE', 'customerRef.name'],
+    [`/invoices?${ACME}&customerRef=42`, 'INVALID_PATH', 'customerRef'],
+    [`/vendors?${ACME}&vendorName=gt:m`, 'OPERATOR_NOT_SUPPORTED', 'vendorName'],
+    [`/invoices?${ACME}&totalAmount=1%25`, 'WILDCARD_NOT_SUPPORTED', 'totalAmount'],
   ])('%s: %s', async (path, code, parameter) => {
     expect(await oneError(path)).toMatchObject({ code, parameter });
   });
 
   it('UNKNOWN_FIELD, with a "did you mean" hint', async () => {
-    expect(await oneError('/invoices?totalAmout=5')).toMatchObject({ code: 'UNKNOWN_FIELD', parameter: 'totalAmout', hint: 'Did you mean totalAmount?' });
+    expect(await oneError(`/invoices?${ACME}&totalAmout=5`)).toMatchObject({ code: 'UNKNOWN_FIELD', parameter: 'totalAmout', hint: 'Did you mean totalAmount?' });
   });
 
   it('INVALID_NUMBER, with a hint that operators are lower case', async () => {
-    const error = await oneError('/invoices?totalAmount=GTE:100');
+    const error = await oneError(`/invoices?${ACME}&totalAmount=GTE:100`);
     expect(error).toMatchObject({ code: 'INVALID_NUMBER', in: 'value', span: { start: 0, end: 7 } });
     expect(error.hint).toContain('lower case');
   });
 
   it('INVALID_NUMBER for an OR attempt, with a hint that there is no OR', async () => {
-    const error = await oneError('/invoices?totalAmount=1%7C2');
+    const error = await oneError(`/invoices?${ACME}&totalAmount=1%7C2`);
     expect(error.code).toBe('INVALID_NUMBER');
     expect(error.hint).toContain('no OR');
   });
 
   it('INVALID_DATE when an offset\'s "+" was sent raw and arrived as a space, with the %2B hint', async () => {
-    const error = await oneError('/invoices?issueDate=2023-01-09T10:00:00+01:00');
+    const error = await oneError(`/invoices?${ACME}&postedDate=2023-01-09T10:00:00+01:00`);
     expect(error.code).toBe('INVALID_DATE');
     expect(error.hint).toContain('%2B');
     // The same instant with the plus encoded is fine.
-    expect((await server.request('/invoices?issueDate=2023-01-09T10:00:00%2B01:00')).status).toBe(200);
+    expect((await server.request(`/invoices?${ACME}&postedDate=2023-01-09T10:00:00%2B01:00`)).status).toBe(200);
   });
 
   it('FIELD_REMOVED for lines.memo on deposits, pointing at the deposit\'s own memo', async () => {
-    const error = await oneError('/deposits?lines.memo=%25cash%25');
+    const error = await oneError(`/deposits?${ACME}&lines.memo=%25cash%25`);
     expect(error).toMatchObject({ code: 'FIELD_REMOVED', parameter: 'lines.memo', in: 'key' });
     expect(error.hint).toContain('2023-01-09');
     expect(error.hint).toContain('memo=');
   });
 
   it('MALFORMED_ENCODING for a bare "%" wildcard, with the %25 hint: the raw query reaches check', async () => {
-    const error = await oneError('/vendors?vendorName=%acme%');
+    const error = await oneError(`/vendors?${ACME}&vendorName=%acme%`);
     expect(error).toMatchObject({ code: 'MALFORMED_ENCODING', parameter: 'vendorName', in: 'value' });
     expect(error.hint).toContain('%25');
   });
 
   it('MALFORMED_ENCODING for bytes that are not UTF-8', async () => {
-    expect(await oneError('/vendors?vendorName=%C3%28')).toMatchObject({ code: 'MALFORMED_ENCODING' });
+    expect(await oneError(`/vendors?${ACME}&vendorName=%C3%28`)).toMatchObject({ code: 'MALFORMED_ENCODING' });
   });
 
   it('LIMIT_EXCEEDED past 64 parameters, and nothing else', async () => {
     const query = Array.from({ length: 65 }, (_, i) => `totalAmount=${i}`).join('&');
-    expect(await oneError(`/invoices?${query}`)).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    expect(await oneError(`/invoices?${ACME}&${query}`)).toMatchObject({ code: 'LIMIT_EXCEEDED' });
   });
 
   it('reports every problem of the query at once', async () => {
-    const { body } = await getProblem(server, '/invoices?totalAmount=abc&issueDate=2023-02-30&currency=gt:USD');
+    const { body } = await getProblem(server, `/invoices?${ACME}&totalAmount=abc&postedDate=2023-02-30&status=gt:open`);
     expect(body.errors.map((e) => [e.code, e.parameter])).toEqual([
       ['INVALID_NUMBER', 'totalAmount'],
-      ['INVALID_DATE', 'issueDate'],
-      ['OPERATOR_NOT_SUPPORTED', 'currency'],
+      ['INVALID_DATE', 'postedDate'],
+      ['OPERATOR_NOT_SUPPORTED', 'status'],
     ]);
     expect(body.detail).toContain('3 problems');
   });
 
-  it('stops at a bad filter: the paging parameters are not even read', async () => {
-    const { body } = await getProblem(server, '/invoices?totalAmount=abc&limit=-1');
-    expect(body.errors.map((e) => e.code)).toEqual(['INVALID_NUMBER']);
+  it('reports a bad filter and a bad page together, the filter first', async () => {
+    const { body } = await getProblem(server, `/invoices?${ACME}&totalAmount=abc&limit=-1`);
+    expect(body.errors.map((e) => e.code)).toEqual(['INVALID_NUMBER', 'INVALID_PAGING']);
   });
 });
 

@@ -33,7 +33,7 @@ describe('a request that fails in the server', () => {
     const lines: string[] = [];
     const app = buildApp({ store: failingStore(), logger, logStream: { write: (line: string) => lines.push(line) } });
     try {
-      const response = await app.inject({ method: 'GET', url: '/vendors?vendorName=%25acme%25' });
+      const response = await app.inject({ method: 'GET', url: '/vendors?businessName=Acme&serviceName=quickbooks&vendorName=%25acme%25' });
       expect(response.statusCode).toBe(500);
       expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(response.json()).toMatchObject({ status: 500, detail: 'The server failed; the error is logged.', instance: '/vendors' });

@@ -6,7 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { Kysely, PostgresDialect, sql as kyselySql, type Generated } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { check, compile, detectCaseFolding, invoices, toSqlTemplate, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
+import { check, compile, defineSchema, detectCaseFolding, toSqlTemplate, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
 import { SERVERS, useDatabase, type Database } from '../support/databases';
 import { TEST_TIMEOUT } from './support/database';
 
@@ -16,6 +16,17 @@ import { TEST_TIMEOUT } from './support/database';
  * library's own query execution, next to conditions and a limit of the builder's own
  * (whose placeholders come before and after the filter's), on PGlite and on the server.
  */
+
+/** A schema of its own, apart from the catalog's resources: every field type, a child array. */
+const invoices = defineSchema({
+  fields: {
+    totalAmount: 'number',
+    docNumber: 'string',
+    issueDate: 'date',
+    customerRef: { type: 'ref' },
+    lines: { type: 'array', of: { description: 'string', amount: 'number' } },
+  },
+});
 
 const target: SqlTarget = {
   table: 'invoices',

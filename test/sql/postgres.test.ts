@@ -4,7 +4,6 @@ import {
   check,
   defineSchema,
   detectCaseFolding,
-  invoices,
   toSql,
   toSqlTemplate,
   type CaseFolding,
@@ -17,6 +16,20 @@ import {
 import { SERVERS, useDatabase, type Database } from '../support/databases';
 import { escapeText, quoted } from './support/arbitraries';
 import { TEST_TIMEOUT } from './support/database';
+
+/** Every kind of field, refs inside child arrays included: the SQL shapes, apart from any one resource of the catalog. */
+const invoices = defineSchema({
+  fields: {
+    customerRef: { type: 'ref' },
+    totalAmount: 'number',
+    docNumber: 'string',
+    issueDate: 'date',
+    dueDate: 'date',
+    balance: 'number',
+    lines: { type: 'array', of: { description: 'string', amount: 'number', itemRef: { type: 'ref' } } },
+  },
+  params: ['limit', 'offset'],
+});
 
 function filterOf(query: QueryInput, schema: Schema = invoices): Filter {
   const result = check(query, schema);
@@ -48,8 +61,8 @@ async function insertHostileRows(db: Database): Promise<void> {
 
 describe('toSql', () => {
   it('gives TRUE for a filter without conditions', () => {
-    expect(toSql(filterOf(''), { columns: {} })).toEqual({ text: 'TRUE', values: [] });
-    expect(toSql(filterOf('limit=10'), { document: 'doc' })).toEqual({ text: 'TRUE', values: [] });
+    expect(toSql(filterOf(''), { columns: {} })).toEqual({ text: 'TRUE', values: [], orderBy: '' });
+    expect(toSql(filterOf('limit=10'), { document: 'doc' })).toEqual({ text: 'TRUE', values: [], orderBy: '' });
   });
 
   it('writes each test of a relational filter as a comparison of a quoted column with a bound value', () => {
@@ -133,14 +146,15 @@ describe('toSql', () => {
     const filter = filterOf('docNumber=ÉCOLE İ ΣΑΣ');
     const target = { columns: { docNumber: 'n' } };
     const fold = (caseFolding: CaseFolding) => toSql(filter, target, { caseInsensitive: true, caseFolding });
-    expect(fold('pg_c_utf8')).toEqual({ text: `((lower(("n") COLLATE pg_catalog."pg_c_utf8") COLLATE pg_catalog."C") = $1)`, values: ['école i σασ'] });
+    expect(fold('pg_c_utf8')).toEqual({ text: `((lower(("n") COLLATE pg_catalog."pg_c_utf8") COLLATE pg_catalog."C") = $1)`, values: ['école i σασ'], orderBy: '' });
     expect(fold('icu')).toEqual({
       text: `((lower(translate("n", E'\\u0130\\u03A3', E'i\\u03C3') COLLATE pg_catalog."und-x-icu") COLLATE pg_catalog."C") = $1)`,
       values: ['école i σασ'],
+      orderBy: '',
     });
-    expect(fold('ascii')).toEqual({ text: `(lower(("n") COLLATE pg_catalog."C") = $1)`, values: ['École İ ΣΑΣ'] });
+    expect(fold('ascii')).toEqual({ text: `(lower(("n") COLLATE pg_catalog."C") = $1)`, values: ['École İ ΣΑΣ'], orderBy: '' });
     // Without caseInsensitive, the folding changes nothing.
-    expect(toSql(filter, target, { caseFolding: 'ascii' })).toEqual({ text: '("n" = $1)', values: ['ÉCOLE İ ΣΑΣ'] });
+    expect(toSql(filter, target, { caseFolding: 'ascii' })).toEqual({ text: '("n" = $1)', values: ['ÉCOLE İ ΣΑΣ'], orderBy: '' });
   });
 
   it('gives the same SQL as template-tag arguments, the values in reading order', () => {
@@ -257,6 +271,22 @@ describe('toSql', () => {
         expect(() => toSql(filter, target), JSON.stringify(condition)).toThrow(message);
       }
     }
+    // The sort too: an unknown type or direction would be undefined in the ORDER BY.
+    const field = { key: 'totalAmount', path: ['totalAmount'], direction: 'asc', type: 'number' };
+    const sorts: [unknown, RegExp][] = [
+      [[{ ...field, type: 'money' }], /the sort key "totalAmount" has the type "money"/],
+      [[{ ...field, direction: 'up' }], /direction "up"; expected "asc" or "desc"/],
+      [[{ ...field, path: 'totalAmount' }], /needs a path/],
+      [[{ ...field, key: undefined }], /sort key 0 of the filter must be an object with its key/],
+      ['totalAmount', /the sort of the filter must be an array of sort fields, not "totalAmount"/],
+    ];
+    for (const [sort, message] of sorts) {
+      for (const target of targets) {
+        const filter = { ...base, sort } as unknown as Filter;
+        expect(() => toSql(filter, target), JSON.stringify(sort)).toThrow(TypeError);
+        expect(() => toSql(filter, target), JSON.stringify(sort)).toThrow(message);
+      }
+    }
   });
 
   it('never writes undefined into SQL, whatever a hand-built condition holds: a TypeError or a well-formed query', () => {
@@ -354,7 +384,7 @@ describe.each(SERVERS)('toSql on $label', (server) => {
     }
   }, TEST_TIMEOUT);
 
-  it('runs on Postgres for every field type of the catalog, relational and document', async () => {
+  it('runs on Postgres for every field type, relational and document', async () => {
     await db.exec(`
       CREATE TABLE IF NOT EXISTS invoices (id int, total_amount float8, customer_id text, issue_date timestamptz, doc jsonb);
       CREATE TABLE IF NOT EXISTS invoice_lines (invoice_id int, amount numeric, description text, item_id int8);

@@ -8,7 +8,8 @@ import { catalog, defineSchema, type ElementFieldSpec, type FieldSpec, type Fiel
 
 // ---------------------------------------------------------------- random schemas
 
-const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
+/** Reserved names, and the names of the sort and paging parameters, which a field cannot have. */
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype', 'orderBy', 'limit', 'offset']);
 
 /** A field or parameter name of the path grammar, reserved names excluded. */
 export const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,7}$/).filter((n) => !RESERVED.has(n));
@@ -91,21 +92,45 @@ const CLAUSE: Record<FieldType, fc.Arbitrary<string>> = {
   id: textOperand,
 };
 
-/** A query every part of which the schema accepts: filters on filterable fields, and its params. */
+/**
+ * The request parameters of a valid query (SPEC §9): every required one, and some of
+ * the others, each once with a value of its type (text for the list form, which may
+ * repeat); a page within the schema's paging; a sort by distinct sortable fields.
+ */
+export function requestParts(schema: Schema): fc.Arbitrary<string[]> {
+  const part = (key: string, value: string) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+  const parts: fc.Arbitrary<string[]>[] = [];
+  for (const param of schema.requestParams.values()) {
+    const value = param.type === 'number' ? numberText : param.type === 'date' ? dateText : text(12);
+    const values = param.type === undefined ? fc.array(value, { minLength: 1, maxLength: 2 }) : value.map((v) => [v]);
+    const sent = values.map((vs) => vs.map((v) => part(param.name, v)));
+    parts.push(param.required ? sent : fc.option(sent, { nil: [] }));
+  }
+  if (schema.paging !== undefined) {
+    parts.push(fc.option(fc.integer({ min: 1, max: schema.paging.maxLimit }).map((n) => [part('limit', String(n))]), { nil: [] }));
+    parts.push(fc.option(fc.nat().map((n) => [part('offset', String(n))]), { nil: [] }));
+  }
+  const sortable = [...schema.fields.values()].filter((f) => f.sortable).map((f) => f.path);
+  if (sortable.length > 0) {
+    const keys = fc.shuffledSubarray(sortable, { minLength: 1, maxLength: 3 }).chain((ks) => fc.tuple(...ks.map((k) => fc.constantFrom(k, `-${k}`))));
+    parts.push(fc.option(keys.map((ks) => [part(schema.sortParam, ks.join(','))]), { nil: [] }));
+  }
+  return fc.tuple(...parts).map((lists) => lists.flat());
+}
+
+/** A query every part of which the schema accepts: filters on filterable fields, and its request parameters. */
 export function validQuery(schema: Schema): fc.Arbitrary<string> {
   const fields = [...schema.fields.values()].filter((f) => f.removed === undefined);
-  const parts: fc.Arbitrary<string>[] = [];
-  if (fields.length > 0) {
-    parts.push(
-      fc
-        .constantFrom(...fields)
-        .chain((f) => fc.array(CLAUSE[f.type], { minLength: 1, maxLength: 3 }).map((clauses) => `${f.path}=${encodeURIComponent(clauses.join(';'))}`)),
-    );
-  }
-  if (schema.params.size > 0) {
-    parts.push(fc.tuple(fc.constantFrom(...schema.params), text(12)).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`));
-  }
-  if (parts.length === 0) return fc.constant('');
-  return fc.array(fc.oneof(...parts), { maxLength: 5 }).map((ps) => ps.join('&'));
+  const filters =
+    fields.length === 0
+      ? fc.constant([])
+      : fc.array(
+          fc
+            .constantFrom(...fields)
+            .chain((f) => fc.array(CLAUSE[f.type], { minLength: 1, maxLength: 3 }).map((clauses) => `${f.path}=${encodeURIComponent(clauses.join(';'))}`)),
+          { maxLength: 4 },
+        );
+  // The request parameters go anywhere among the filters: their place does not matter.
+  return fc.tuple(filters, requestParts(schema)).chain(([fs, ps]) => fc.shuffledSubarray([...fs, ...ps], { minLength: fs.length + ps.length }).map((all) => all.join('&')));
 }
 

@@ -7,6 +7,8 @@ export type ClauseSummary = [string, string | string[]];
 export interface AstSummary {
   filters: { key: string; path: string[]; clauses: ClauseSummary[] }[];
   params: Record<string, string | string[]>;
+  /** The sort keys, when the query has a sort parameter: `[direction, path]`. */
+  sort?: [string, string[]][];
 }
 
 /** Reduces an AST to what the conformance vectors compare. */
@@ -21,6 +23,7 @@ export function summarize(ast: FilterAst): AstSummary {
       ]),
     })),
     params: Object.fromEntries(Object.entries(ast.params).map(([k, v]) => [k, typeof v === 'string' ? v : [...v]])),
+    ...(ast.sort === undefined ? {} : { sort: ast.sort.keys.map((k): [string, string[]] => [k.direction, k.path.names.map((n) => n.value)]) }),
   };
 }
 

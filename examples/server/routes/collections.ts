@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { check, toProblemDetails, type Diagnostic } from 'qsfilter';
+import { check, defineSchema, toProblemDetails, type Filter, type Schema } from 'qsfilter';
 import { splitUrl, sendProblem } from '../http';
-import { readPage, readSelector } from '../params';
 import { collections, selectorParams, type Resource } from '../resources';
-import type { Store } from '../store/store';
+import type { Selector, Store } from '../store/store';
 
 /**
  * `GET /<collection>` for every collection: the raw query string is checked against the
- * collection's schema; a bad query is a 400 problem and nothing else happens. Otherwise
- * the answer is one page of the matches: `{ data, pagination: { offset, limit, count } }`,
- * where `count` is the number of all matches.
+ * collection's schema (filters, `orderBy`, `limit` and `offset`, the request parameters
+ * and the connection they require); a bad query is a 400 problem and nothing else
+ * happens. Otherwise the answer is one page of the matches in the order asked for,
+ * shaped as the API's: `{ data, pagination: { offset, limit, count }, meta }`, where
+ * `count` is the number of all matches and `meta` the parameters that selected them.
  */
 export function collectionRoutes(app: FastifyInstance, store: Store): void {
   for (const resource of Object.keys(collections) as Resource[]) {
@@ -19,14 +20,30 @@ export function collectionRoutes(app: FastifyInstance, store: Store): void {
       const { path, query } = splitUrl(request.url);
       const checked = check(query, schema);
       if (!checked.ok) return sendProblem(reply, toProblemDetails(checked.errors, { instance: path }));
-      const page = readPage(checked.value.params);
-      const select = readSelector(checked.value.params, selectors);
-      if (!page.ok || !select.ok) {
-        const errors: Diagnostic[] = [...(page.ok ? [] : page.errors), ...(select.ok ? [] : select.errors)];
-        return sendProblem(reply, toProblemDetails(errors, { instance: path }));
-      }
-      const { data, count } = await store.find(resource, { filter: checked.value, select: select.value, page: page.value });
-      return { data, pagination: { offset: page.value.offset, limit: page.value.limit, count } };
+      const filter = withPeriod(checked.value, schema);
+      const select: Record<string, string> = {};
+      // Typed request parameters are single values, checked: each selects by equality.
+      for (const name of selectors) if (typeof filter.params[name] === 'string') select[name] = filter.params[name];
+      const page = filter.page!;
+      const { data, count } = await store.find(resource, { filter, select: select as Selector, page });
+      return { data, pagination: { offset: page.offset, limit: page.limit, count }, meta: select };
     });
   }
+}
+
+/** The field a period selects on, alone: the collection's own schema would ask for its required parameters too. */
+const PERIOD = defineSchema({ fields: { postedDate: 'date' } });
+
+/**
+ * The period of `startDate` and `endDate` (both days included) as one more condition on
+ * the date the collection's items were posted, where they have one. The dates were
+ * checked with the query, so the condition is checked by the same code, not built by hand.
+ */
+function withPeriod(filter: Filter, schema: Schema): Filter {
+  const { startDate, endDate } = filter.params;
+  if (!schema.fields.has('postedDate') || (startDate === undefined && endDate === undefined)) return filter;
+  const clauses = [...(typeof startDate === 'string' ? [`gte:${startDate}`] : []), ...(typeof endDate === 'string' ? [`lte:${endDate}`] : [])];
+  const period = check(`postedDate=${encodeURIComponent(clauses.join(';'))}`, PERIOD);
+  if (!period.ok) throw new Error(`the period of a checked query did not check: ${JSON.stringify(period.errors)}`);
+  return { ...filter, conditions: [...filter.conditions, ...period.value.conditions] };
 }

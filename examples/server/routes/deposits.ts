@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { check, defineSchema, toProblemDetails } from 'qsfilter';
 import { problem, sendProblem, splitUrl, type BodyError } from '../http';
 import type { Item, Store } from '../store/store';
 
@@ -12,25 +13,35 @@ interface PostedDeposit {
   readonly droppedMemoLines: number[];
 }
 
+/** The query of `POST /Deposit`: the connection, as the data endpoints require it. */
+const CONNECTION = defineSchema({
+  fields: {},
+  params: { businessName: { type: 'string', required: true }, serviceName: { type: 'string', required: true } },
+});
+
 /**
- * `POST /Deposit`, as of the 2023-01-09 release: the memo lives on the deposit. A memo
+ * `POST /Deposit?businessName=…&serviceName=…`, as of the 2023-01-09 release: the memo lives on the deposit. A memo
  * sent under a line is deprecated: it is not stored there (nor moved), and the answer
  * says so with a `Deprecation` header and a `deprecation` note listing those lines.
  * The total is the sum of the lines. The deposit is then found by `GET /deposits`.
  */
 export function depositRoutes(app: FastifyInstance, store: Store): void {
   app.post('/Deposit', async (request, reply) => {
-    const { path } = splitUrl(request.url);
+    const { path, query } = splitUrl(request.url);
+    // The connection the deposit is pushed to, named as GET /deposits names it.
+    const connection = check(query, CONNECTION);
+    if (!connection.ok) return sendProblem(reply, toProblemDetails(connection.errors, { instance: path }));
     const posted = readDeposit(request.body, new Date());
     if ('errors' in posted) {
       return sendProblem(reply, problem(400, 'The deposit is not valid: see errors.', path, { errors: posted.errors }));
     }
-    await store.insert('deposits', posted.deposit);
+    const deposit = { ...connection.value.params, ...posted.deposit };
+    await store.insert('deposits', deposit);
     reply.code(201);
-    if (posted.droppedMemoLines.length === 0) return { data: posted.deposit };
+    if (posted.droppedMemoLines.length === 0) return { data: deposit };
     reply.header('deprecation', `@${LINE_MEMO_DEPRECATED.seconds}`);
     return {
-      data: posted.deposit,
+      data: deposit,
       deprecation: {
         field: 'lines[].memo',
         since: LINE_MEMO_DEPRECATED.date,
@@ -48,15 +59,16 @@ function plural(n: number, word: string): string {
 /**
  * Checks a posted body: a JSON object with `lines`, a non-empty array of objects each
  * with a finite number `amount` and an optional string `description`; an optional
- * string `memo`; an optional `txnDate` (`YYYY-MM-DD`, today in UTC when absent).
+ * string `memo`; an optional `postedDate` (`YYYY-MM-DD`, today in UTC when absent), stored
+ * as the API writes date-times: `2023-03-01T00:00:00`, no offset.
  */
 export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors: BodyError[] } {
   if (!isObject(body)) return { errors: [{ pointer: '', detail: 'The body must be a JSON object: { "memo": …, "lines": [{ "amount": 100 }] }.' }] };
   const errors: BodyError[] = [];
   if (Object.hasOwn(body, 'memo') && typeof body.memo !== 'string') errors.push({ pointer: '/memo', detail: 'memo must be a string.' });
-  const txnDate = Object.hasOwn(body, 'txnDate') ? body.txnDate : now.toISOString().slice(0, 10);
-  if (typeof txnDate !== 'string' || !isCalendarDate(txnDate)) {
-    errors.push({ pointer: '/txnDate', detail: 'txnDate must be a date written YYYY-MM-DD.' });
+  const postedDate = Object.hasOwn(body, 'postedDate') ? body.postedDate : now.toISOString().slice(0, 10);
+  if (typeof postedDate !== 'string' || !isCalendarDate(postedDate)) {
+    errors.push({ pointer: '/postedDate', detail: 'postedDate must be a date written YYYY-MM-DD.' });
   }
   const lines: Item[] = [];
   const droppedMemoLines: number[] = [];
@@ -83,7 +95,7 @@ export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors:
   const deposit: Item = {
     id: `dep_${randomUUID()}`,
     ...(Object.hasOwn(body, 'memo') ? { memo: body.memo } : {}),
-    txnDate,
+    postedDate: `${postedDate as string}T00:00:00`,
     totalAmount,
     lines,
   };

@@ -1,4 +1,4 @@
-import { compile } from 'qsfilter';
+import { compile, sortItems } from 'qsfilter';
 import type { Resource } from '../resources';
 import { UNIQUE_KEYS, type FindQuery, type FindResult, type Item, type Selector, type Store } from './store';
 
@@ -8,7 +8,7 @@ export interface MemoryStoreOptions {
   readonly caseInsensitive?: boolean;
 }
 
-/** A `Store` over arrays in memory: every find is one pass with the compiled filter. */
+/** A `Store` over arrays in memory: every find is one pass with the compiled filter, then `sortItems`. */
 export class MemoryStore implements Store {
   readonly #items: Map<Resource, Item[]>;
   readonly #caseInsensitive: boolean;
@@ -19,16 +19,13 @@ export class MemoryStore implements Store {
   }
 
   find(resource: Resource, { filter, select, page }: FindQuery): Promise<FindResult> {
-    const matches = filter === undefined ? () => true : compile(filter, { caseInsensitive: this.#caseInsensitive });
+    const caseInsensitive = this.#caseInsensitive;
+    const matches = filter === undefined ? () => true : compile(filter, { caseInsensitive });
     const selected = selects(select);
-    const data: Item[] = [];
-    let count = 0;
-    for (const item of this.#list(resource)) {
-      if (!selected(item) || !matches(item)) continue;
-      if (count >= page.offset && data.length < page.limit) data.push(item);
-      count++;
-    }
-    return Promise.resolve({ data, count });
+    const found = this.#list(resource).filter((item) => selected(item) && matches(item));
+    // sortItems is stable: equal keys keep the storage order, as the Postgres store's tie-breaker does.
+    const ordered = filter === undefined ? found : sortItems(found, filter, { caseInsensitive });
+    return Promise.resolve({ data: ordered.slice(page.offset, page.offset + page.limit), count: found.length });
   }
 
   insert(resource: Resource, item: Item): Promise<boolean> {

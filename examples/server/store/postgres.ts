@@ -37,8 +37,8 @@ const COLUMNS = [
  * A `Store` in Postgres: one table holds every resource's items, each as a `jsonb`
  * document (so `toSql`'s document target applies, mistyped data included) next to the
  * same JSON as sent (`json` keeps the order of keys, which `jsonb` does not). Filtering,
- * counting and paging all happen in the database, in storage order (`seq`); a unique
- * index per `UNIQUE_KEYS` entry refuses a second item with the same key.
+ * sorting, counting and paging all happen in the database; ties in storage order (`seq`).
+ * A unique index per `UNIQUE_KEYS` entry refuses a second item with the same key.
  */
 export class PostgresStore implements Store {
   readonly #db: SqlClient;
@@ -98,18 +98,26 @@ export class PostgresStore implements Store {
   async find(resource: Resource, { filter, select, page }: FindQuery): Promise<FindResult> {
     const values: unknown[] = [];
     let where = selection(resource, select, values);
+    // Sorted as the filter asks, ties (and a filter that does not sort) in storage order.
+    let orderBy = 'ORDER BY i.seq';
     if (filter !== undefined) {
       const sql = toSql(
         filter,
         { document: 'doc', table: 'i' },
-        { caseInsensitive: this.#caseInsensitive, firstParam: values.length + 1, ...(this.#caseFolding && { caseFolding: this.#caseFolding }) },
+        {
+          caseInsensitive: this.#caseInsensitive,
+          firstParam: values.length + 1,
+          tieBreaker: 'seq',
+          ...(this.#caseFolding && { caseFolding: this.#caseFolding }),
+        },
       );
       where += ` AND ${sql.text}`;
       values.push(...sql.values);
+      orderBy = sql.orderBy;
     }
     const n = values.length;
     const { rows } = await this.#db.query<{ body: Item; total: number }>(
-      `SELECT i.body, count(*) OVER ()::int AS total FROM ${TABLE} i WHERE ${where} ORDER BY i.seq LIMIT $${n + 1} OFFSET $${n + 2}`,
+      `SELECT i.body, count(*) OVER ()::int AS total FROM ${TABLE} i WHERE ${where} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...values, page.limit, page.offset],
     );
     if (rows.length > 0) return { data: rows.map((r) => r.body), count: rows[0]!.total };

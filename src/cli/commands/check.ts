@@ -1,8 +1,9 @@
 import { check } from '../../check/check';
 import { format } from '../../check/format';
 import type { Filter } from '../../check/filter';
+import { PAGING_PARAMS, type Schema } from '../../schema/define';
 import { toProblemDetails } from '../../diagnostics/problem';
-import { explain } from '../explain';
+import { explain, explainOrder } from '../explain';
 import { loadSchema, type SchemaOptions } from '../schema';
 import { printDiagnostics } from '../terminal';
 import { EXIT } from '../usage';
@@ -18,7 +19,7 @@ export const CHECK_OPTIONS = {
 export interface CheckReport {
   /** The canonical query string (`format`). */
   readonly query: string;
-  /** One sentence per filter condition, all of which must hold. */
+  /** One sentence per filter condition, all of which must hold; then the order and the page, if any. */
   readonly explanation: readonly string[];
   readonly filter: Filter;
 }
@@ -35,7 +36,7 @@ export async function runCheck(query: string, options: SchemaOptions & { readonl
     const body = result.ok ? report(result.value) : toProblemDetails(result.errors);
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
   } else if (result.ok) {
-    process.stdout.write(summary(result.value));
+    process.stdout.write(summary(result.value, schema));
   } else {
     printDiagnostics(result.errors);
   }
@@ -43,11 +44,14 @@ export async function runCheck(query: string, options: SchemaOptions & { readonl
 }
 
 function report(filter: Filter): CheckReport {
-  return { query: format(filter), explanation: explain(filter), filter };
+  return { query: format(filter), explanation: [...explain(filter), ...explainOrder(filter)], filter };
 }
 
-/** The account of a valid query for people: canonical form, one sentence per condition, pass-through parameters. */
-function summary(filter: Filter): string {
+/**
+ * The account of a valid query for people: canonical form, one sentence per condition,
+ * the order and the page, and the other request parameters.
+ */
+function summary(filter: Filter, schema: Schema): string {
   const lines = [format(filter), ''];
   const sentences = explain(filter);
   if (sentences.length === 0) lines.push('No filters: every item matches.');
@@ -55,9 +59,12 @@ function summary(filter: Filter): string {
     lines.push(sentences.length === 1 ? 'Matches the items where' : 'Matches the items where all of these hold:');
     for (const sentence of sentences) lines.push(`  ${sentence}`);
   }
-  const params = Object.entries(filter.params);
+  lines.push(...explainOrder(filter));
+  // The sort and paging parameters were just explained; the others are passed through.
+  const explained = new Set<string>([schema.sortParam, ...(filter.page === undefined ? [] : PAGING_PARAMS)]);
+  const params = Object.entries(filter.params).filter(([key]) => !explained.has(key));
   if (params.length > 0) {
-    lines.push('Passed through, not filters:');
+    lines.push('Request parameters, not filters:');
     for (const [key, value] of params) {
       lines.push(`  ${key} = ${(typeof value === 'string' ? [value] : value).map((v) => JSON.stringify(v)).join(', ')}`);
     }

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { check } from '../../check/check';
 import { compile } from '../../eval/compile';
+import { sortItems } from '../../eval/sort';
+import { PAGING_PARAMS } from '../../schema/define';
 import { loadSchema, type SchemaOptions } from '../schema';
 import { printDiagnostics } from '../terminal';
 import { EXIT, InputError, reason, UsageError } from '../usage';
@@ -23,7 +25,8 @@ export interface FilterOptions extends SchemaOptions {
 
 /**
  * `qsfilter filter <query> [file]`: reads a JSON array from the file (or stdin when
- * there is none, or it is `-`) and prints the matching items as one JSON array,
+ * there is none, or it is `-`) and prints the matching items, in the order the query
+ * sorts them (and only the page it asks for, when it sends limit or offset), as one JSON array,
  * indented on a terminal (or with `--pretty`), on one line otherwise (or with
  * `--compact`). The query is checked before any input is read.
  */
@@ -36,9 +39,14 @@ export async function runFilter(query: string, file: string | undefined, options
     return EXIT.invalidQuery;
   }
   const items = parseItems(await readInput(file), file ?? 'standard input');
-  const matches = compile(result.value, { caseInsensitive: options['case-insensitive'] === true });
+  const filter = result.value;
+  const caseInsensitive = options['case-insensitive'] === true;
+  const sorted = sortItems(items.filter(compile(filter, { caseInsensitive })), filter, { caseInsensitive });
+  // A page is taken only when the query asks for one: a default page size would cut a file short without a word.
+  const page = filter.page !== undefined && PAGING_PARAMS.some((name) => Object.hasOwn(filter.params, name)) ? filter.page : undefined;
+  const output = page === undefined ? sorted : sorted.slice(page.offset, page.offset + page.limit);
   const pretty = options.pretty === true || (options.compact !== true && process.stdout.isTTY === true);
-  process.stdout.write(`${JSON.stringify(items.filter(matches), null, pretty ? 2 : undefined)}\n`);
+  process.stdout.write(`${JSON.stringify(output, null, pretty ? 2 : undefined)}\n`);
   return EXIT.ok;
 }
 

@@ -1,0 +1,88 @@
+import { diagnostic, quote, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import { readDate, type DateProblem, type DateRange } from '../values/date';
+import { readNumber, type NumberProblem } from '../values/number';
+
+/**
+ * Number and date operands read for the validator, with the diagnostic of a bad one:
+ * one wording for a filter's operand and a request parameter's value alike. A request
+ * parameter (`plain`) takes a plain value, so an operator in it gets its own hint.
+ */
+
+/** The number an operand or parameter value says, or the diagnostic of why it is not one. */
+export function numberValue(text: string, where: Location, span: Span, plain: boolean): number | Diagnostic {
+  const value = readNumber(text, true);
+  if (typeof value === 'number') return value;
+  return diagnostic(
+    'INVALID_NUMBER',
+    `Parameter ${quote(where.param)} needs a number, not ${quote(text)}${NUMBER_PROBLEMS[value]}.`,
+    where,
+    span,
+    valueHint(text, where.param, plain) ?? (value === 'syntax' ? plusHint(text) : undefined) ?? NUMBER_HINTS[value],
+  );
+}
+
+/** The date range an operand or parameter value says, or the diagnostic of why it is not one. */
+export function dateValue(text: string, where: Location, span: Span, plain: boolean): DateRange | Diagnostic {
+  const value = readDate(text);
+  if (typeof value !== 'string') return value;
+  return diagnostic(
+    'INVALID_DATE',
+    `Parameter ${quote(where.param)} needs a date, not ${quote(text)}${DATE_PROBLEMS[value]}.`,
+    where,
+    span,
+    (value === 'syntax' ? valueHint(text, where.param, plain) : undefined) ?? DATE_HINTS[value],
+  );
+}
+
+/** `+5` or `1e+5` sent unencoded arrive as ` 5` and `1e 5`: say why, and what to write. */
+function plusHint(text: string): string | undefined {
+  const fixed = text.replace(/^ (?=\d)/, '').replace(/(?<=\d[eE]) (?=\d)/, '');
+  if (fixed === text || typeof readNumber(fixed, true) !== 'number') return undefined;
+  return `A "+" sent unencoded arrives as a space, and a number needs none: write ${fixed}.`;
+}
+
+const NUMBER_PROBLEMS: Record<NumberProblem, string> = {
+  syntax: '',
+  range: ' (it is too large to be finite)',
+  precision: ' (an integer beyond ±2^53 cannot be compared exactly)',
+};
+
+const NUMBER_HINTS: Record<NumberProblem, string> = {
+  syntax: 'Write a number such as 100, -2.5 or 1.5e3: no spaces, no thousands separators, no leading zeros or "+".',
+  range: 'Use a number within the range of a double (about ±1.8e308).',
+  precision: 'Integers are compared exactly only up to ±9007199254740992 (2^53); use a value in that range.',
+};
+
+const DATE_PROBLEMS: Record<DateProblem, string> = {
+  syntax: '',
+  calendar: ' (no such day or time)',
+  'offset-missing': ' (a date-time needs a time zone offset)',
+  'offset-space': ' (the offset has a space where its "+" should be)',
+  range: ' (outside the years 0000 to 9999)',
+};
+
+const DATE_HINTS: Record<DateProblem, string> = {
+  syntax: 'Write a date as YYYY-MM-DD, or a date-time as YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset such as +01:00.',
+  calendar: 'Use a real calendar date and a time from 00:00:00 to 23:59:59.',
+  'offset-missing': 'End the date-time with Z (UTC) or an offset such as +01:00.',
+  'offset-space':
+    'A "+" in a query string means a space: send the offset\'s plus sign encoded as %2B (2023-01-09T10:00:00%2B01:00), or use Z.',
+  range: 'Use an instant between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.',
+};
+
+/** The hint that there is no OR, for values that try one. */
+export const OR_HINT = 'There is no OR: "|", "," and or=(…) are not operators. Send each alternative as its own request.';
+
+/** Hints that hold for any number or date text: upper-case operators, unknown operators, OR attempts. */
+function valueHint(text: string, key: string, plain: boolean): string | undefined {
+  const prefix = /^([A-Za-z]+):/.exec(text)?.[1];
+  if (prefix !== undefined) {
+    const lower = prefix.toLowerCase();
+    const operator = lower === 'gt' || lower === 'gte' || lower === 'lt' || lower === 'lte';
+    if (plain && operator) return `${key} is a request parameter: it takes a plain value, with no operator (${key}=${text.slice(prefix.length + 1)}).`;
+    if (operator) return `Operators are lower case: write ${lower}:${text.slice(prefix.length + 1)}, not ${text}.`;
+    return `"${prefix}:" is not an operator: the operators are gt:, gte:, lt: and lte:, and equality has no prefix.`;
+  }
+  if (/[|,]/.test(text)) return OR_HINT;
+  return undefined;
+}

@@ -1,0 +1,175 @@
+import { diagnostic, quote, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import type { Limits } from '../input/limits';
+import type { Sort, SortKey } from './ast';
+import { filterParser, filterSortLexer, pathOf } from './parser';
+import { PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
+
+/**
+ * The outcome of reading one sort parameter: its node, or every problem of it and the
+ * node of the keys that are well-formed (`partial`), which a validator can still check
+ * against a schema, so that all problems of the parameter come out at once.
+ */
+export type SortOutcome =
+  | { readonly sort: Sort; readonly problems?: undefined; readonly partial?: undefined }
+  | { readonly sort?: undefined; readonly problems: Diagnostic[]; readonly partial: Sort };
+
+/**
+ * Reads the value of the sort parameter (SPEC §9): sort keys joined by `,`, each a path
+ * with a leading `-` for descending. The Chevrotain lexer and parser read a well-formed
+ * value; anything else is explained key by key, so that every problem is reported with
+ * its span. A path may appear once; at most `maxClauses` keys.
+ */
+export function readSort(key: string, value: string, limits: Limits): SortOutcome {
+  const where: Location = { param: key, in: 'value', text: value };
+  const pieces = value.split(',');
+  const problems: Diagnostic[] = [];
+  let keys: readonly SortKey[] | undefined;
+  const lexed = filterSortLexer().tokenize(value);
+  if (lexed.errors.length === 0) {
+    const parser = filterParser();
+    const parsed = parser.parseSort(lexed.tokens);
+    if (parser.errors.length === 0) keys = parsed;
+  }
+  if (keys === undefined) {
+    // Only a value that did not parse is split by hand, to say what is wrong with each key.
+    const good: SortKey[] = [];
+    let start = 0;
+    for (const piece of pieces) {
+      const problem = explainKey(piece, start, where, value === '');
+      if (problem !== undefined) problems.push(problem);
+      else good.push(sortKeyOf(piece, start));
+      start += piece.length + 1;
+    }
+    if (problems.length === 0) {
+      // Every value that does not parse has a key that explains why; this is a safety net.
+      problems.push(diagnostic('INVALID_SORT', `Parameter ${quote(key)} is not a list of sort keys.`, where, { start: 0, end: value.length }, SORT_HINT));
+    }
+    keys = good;
+  }
+  if (pieces.length > limits.maxClauses) {
+    // Past the limit, no key goes further.
+    const cut = pieces.slice(0, limits.maxClauses).join(',').length;
+    const limit = diagnostic(
+      'LIMIT_EXCEEDED',
+      `Parameter ${quote(key)} has more than ${limits.maxClauses} sort keys.`,
+      where,
+      { start: cut + 1, end: value.length },
+      `Sort by at most ${limits.maxClauses} fields: the first key decides the order, the next ones only break ties.`,
+    );
+    return { problems: [limit], partial: { type: 'Sort', key, value, keys: [] } };
+  }
+  const seen = new Set<string>();
+  for (const sortKey of keys) {
+    const path = sortKey.path.names.map((n) => n.value).join('.');
+    for (const name of sortKey.path.names) {
+      if (!RESERVED_NAMES.has(name.value)) continue;
+      problems.push(
+        diagnostic(
+          'INVALID_PATH',
+          `Parameter ${quote(key)} uses the name ${quote(name.value)}, which is never a field.`,
+          where,
+          name.span,
+          'Sort by the fields of the resource; "__proto__", "constructor" and "prototype" are refused everywhere.',
+        ),
+      );
+    }
+    if (seen.has(path)) {
+      problems.push(
+        diagnostic(
+          'INVALID_SORT',
+          `Parameter ${quote(key)} sorts by ${quote(path)} twice.`,
+          where,
+          sortKey.span,
+          `Name each field once: the first key decides the order, the next ones only break ties.`,
+        ),
+      );
+    }
+    seen.add(path);
+  }
+  const sort: Sort = { type: 'Sort', key, value, keys };
+  if (problems.length === 0) return { sort };
+  // The keys without a problem of their own can still be checked against a schema.
+  const fine = keys.filter((k) => !problems.some((p) => p.span!.start >= k.span.start && p.span!.start < k.span.end));
+  return { problems, partial: { ...sort, keys: fine } };
+}
+
+/** The node of a well-formed key (`-?path`) that starts at `start` in the value. */
+function sortKeyOf(piece: string, start: number): SortKey {
+  const descending = piece.startsWith('-');
+  const offset = descending ? 1 : 0;
+  return {
+    type: 'SortKey',
+    path: pathOf(piece.slice(offset), piece.length - offset, start + offset),
+    direction: descending ? 'desc' : 'asc',
+    span: { start, end: start + piece.length },
+  };
+}
+
+/** A sort key spelled with a word for its direction: `x desc`, `x:asc`. */
+const DIRECTION_WORD = /^(-?)([A-Za-z_][A-Za-z0-9_.]*?)[ :](asc|desc)$/i;
+
+const SORT_HINT = 'Join sort keys with ",": a field path, with a leading "-" to sort descending (orderBy=-issueDate,totalAmount).';
+
+/** What is wrong with one comma-separated piece of a sort value that did not parse, if anything. */
+function explainKey(piece: string, start: number, where: Location, wholeValueEmpty: boolean): Diagnostic | undefined {
+  const key = where.param;
+  const at = (span: Span): Span => ({ start: start + span.start, end: start + span.end });
+  if (piece === '') {
+    return wholeValueEmpty
+      ? diagnostic(
+          'INVALID_SORT',
+          `Parameter ${quote(key)} names no field to sort by.`,
+          where,
+          { start: 0, end: 0 },
+          `Give the fields to sort by, joined by ",": ${key}=-issueDate sorts descending, ${key}=totalAmount ascending.`,
+        )
+      : diagnostic(
+          'INVALID_SORT',
+          `Parameter ${quote(key)} has an empty sort key.`,
+          where,
+          { start, end: start },
+          'Join sort keys with one ",", with none at the start or the end.',
+        );
+  }
+  const span = { start, end: start + piece.length };
+  if (piece.startsWith('--')) {
+    return diagnostic(
+      'INVALID_SORT',
+      `Parameter ${quote(key)} has the sort key ${quote(piece)}, with more than one "-".`,
+      where,
+      span,
+      `One "-" sorts descending (${key}=${piece.replace(/^-+/, '-')}); no sign sorts ascending.`,
+    );
+  }
+  const path = piece.startsWith('-') ? piece.slice(1) : piece;
+  const offset = piece.length - path.length;
+  if (path.startsWith(' ') && pathProblem(path.trimStart()) === undefined) {
+    return diagnostic(
+      'INVALID_SORT',
+      `Parameter ${quote(key)} has the sort key ${quote(piece)}, which starts with a space.`,
+      where,
+      span,
+      `A "+" sent unencoded arrives as a space, and no sign is needed: ${key}=${path.trimStart()} sorts ascending, ${key}=-${path.trimStart()} descending.`,
+    );
+  }
+  const word = DIRECTION_WORD.exec(piece);
+  if (word !== null && pathProblem(word[2]!) === undefined) {
+    const descending = word[3]!.toLowerCase() === 'desc';
+    return diagnostic(
+      'INVALID_SORT',
+      `Parameter ${quote(key)} has the sort key ${quote(piece)}, which spells out a direction.`,
+      where,
+      span,
+      `The direction is a sign, not a word: write ${key}=${descending ? '-' : ''}${word[2]} (a leading "-" sorts descending).`,
+    );
+  }
+  const problem = pathProblem(path);
+  if (problem === undefined) return undefined;
+  return diagnostic(
+    'INVALID_SORT',
+    `Parameter ${quote(key)} has the sort key ${quote(piece)}, which is not a field path: ${problem.reason}.`,
+    where,
+    at({ start: offset + problem.span.start, end: offset + problem.span.end }),
+    path.includes('-') ? `Only a leading "-" means descending. ${PATH_HINT}` : PATH_HINT,
+  );
+}

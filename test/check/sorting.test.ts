@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest';
+import { check, defineSchema, format, parse, validate } from '../../src/index';
+import { accepted, expectDiagnostic, rejected, type DiagnosticRow } from './support';
+
+// SPEC §9: sorting, paging and request parameters, checked against a schema.
+
+const schema = defineSchema({
+  fields: {
+    totalAmount: { type: 'number', sortable: true },
+    issueDate: { type: 'date', sortable: true },
+    vendorName: { type: 'string', sortable: true },
+    memo: 'string',
+    customerRef: { type: 'ref', sortable: true },
+    vendorRef: { type: 'ref' },
+    lines: { type: 'array', of: { amount: 'number', description: 'string' } },
+    docNumber: { type: 'string', sortable: true, removed: 'Filter and sort on invoiceNumber.' },
+  },
+  params: { businessName: { type: 'string', required: true }, startDate: 'date', minTotal: 'number' },
+  paging: { defaultLimit: 50, maxLimit: 200 },
+});
+
+const SORTABLE = /^Sortable fields: totalAmount, issueDate, vendorName, customerRef\.id\.$/;
+const base = 'businessName=Acme';
+
+/** A row on the value of orderBy: the spanned text is found in the value. */
+function sortRow(value: string, spanned: string, hint: RegExp, from = 0): DiagnosticRow {
+  const start = value.indexOf(spanned, from);
+  return { query: `${base}&orderBy=${encodeURIComponent(value)}`, schema, param: 'orderBy', in: 'value', span: [start, start + spanned.length], spanned, hint };
+}
+
+describe('the checked sort', () => {
+  it('is the sort keys in order, with each field path, type and direction', () => {
+    const filter = accepted(`${base}&orderBy=-issueDate,totalAmount,customerRef.id`, schema);
+    expect(filter.sort).toEqual([
+      { key: 'issueDate', path: ['issueDate'], direction: 'desc', type: 'date' },
+      { key: 'totalAmount', path: ['totalAmount'], direction: 'asc', type: 'number' },
+      { key: 'customerRef.id', path: ['customerRef', 'id'], direction: 'asc', type: 'id' },
+    ]);
+    expect(filter.params).toEqual({ businessName: 'Acme', orderBy: '-issueDate,totalAmount,customerRef.id' });
+  });
+
+  it('is empty when the query does not sort', () => {
+    expect(accepted(base, schema).sort).toEqual([]);
+  });
+
+  it('is written back by format, and reads back the same', () => {
+    const filter = accepted(`totalAmount=gte:5&orderBy=-vendorName,issueDate&${base}&limit=20`, schema);
+    const text = format(filter);
+    expect(text).toBe('orderBy=-vendorName,issueDate&businessName=Acme&limit=20&totalAmount=gte:5');
+    expect(accepted(text, schema)).toEqual(filter);
+  });
+
+  it('comes out of validate as out of check, whatever the parse named the sort parameter', () => {
+    const query = `${base}&orderBy=-totalAmount`;
+    const viaCheck = accepted(query, schema);
+    const ast = parse(query, { sortParam: 'sort' });
+    expect(ast.ok && validate(ast.value, schema)).toEqual({ ok: true, value: viaCheck });
+    const other = defineSchema({ fields: { a: { type: 'number', sortable: true } }, sortParam: 'sort' });
+    expect(check('sort=-a', other)).toMatchObject({ ok: true, value: { sort: [{ key: 'a', direction: 'desc' }], params: { sort: '-a' } } });
+    const parsed = parse('orderBy=-a');
+    expect(parsed.ok && validate(parsed.value, other)).toMatchObject({ ok: false, errors: [{ code: 'UNKNOWN_FIELD', param: 'orderBy', hint: 'This resource sorts with sort=….' }] });
+  });
+});
+
+describe('UNKNOWN_FIELD in a sort', () => {
+  it.each<DiagnosticRow>([
+    sortRow('-totalAmout', 'totalAmout', /^Did you mean totalAmount\?$/),
+    sortRow('issueDate,vendorname', 'vendorname', /^Did you mean vendorName\?$/),
+    sortRow('nothing', 'nothing', SORTABLE),
+    sortRow('customerRef.name', 'customerRef.name', /^Did you mean customerRef\.id\?$/),
+  ])('$query', (row) => {
+    expect(expectDiagnostic('UNKNOWN_FIELD', row).message).toMatch(/sorts by ".*", which is not a field of this resource\.$/);
+  });
+});
+
+describe('NOT_SORTABLE', () => {
+  it.each<DiagnosticRow>([
+    sortRow('memo', 'memo', SORTABLE),
+    sortRow('-vendorRef.id', 'vendorRef.id', SORTABLE),
+    sortRow('lines.amount', 'lines.amount', /^A field of the list "lines" has many values for one item, so nothing sorts by it\. Sortable fields: /),
+    sortRow('lines', 'lines', /^A list has many values for one item/),
+    sortRow('customerRef', 'customerRef', /^Sort by its id: customerRef\.id\.$/),
+    sortRow('vendorRef', 'vendorRef', /^An object sorts only by its id, and this one does not sort\. Sortable fields: /),
+  ])('$query', (row) => {
+    expect(expectDiagnostic('NOT_SORTABLE', row).message).toMatch(/which this resource cannot sort by\.$/);
+  });
+
+  it('says so when nothing sorts', () => {
+    const plain = defineSchema({ fields: { a: 'number' } });
+    expectDiagnostic('NOT_SORTABLE', { query: 'orderBy=a', schema: plain, param: 'orderBy', in: 'value', span: [0, 1], spanned: 'a', hint: /^This resource cannot be sorted\.$/ });
+  });
+});
+
+describe('FIELD_REMOVED in a sort', () => {
+  it('gives the removed field\'s own hint', () => {
+    expectDiagnostic('FIELD_REMOVED', sortRow('docNumber', 'docNumber', /^Filter and sort on invoiceNumber\.$/));
+  });
+});
+
+describe('INVALID_SORT', () => {
+  it.each<DiagnosticRow>([
+    { ...sortRow('', '', /^Give the fields to sort by, joined by ",": orderBy=-issueDate sorts descending/) },
+    sortRow('totalAmount,', '', /^Join sort keys with one ",", with none at the start or the end\.$/, 12),
+    sortRow('--totalAmount', '--totalAmount', /^One "-" sorts descending \(orderBy=-totalAmount\); no sign sorts ascending\.$/),
+    { ...sortRow(' totalAmount', ' totalAmount', /^A "\+" sent unencoded arrives as a space, and no sign is needed: orderBy=totalAmount sorts ascending/), query: `${base}&orderBy=+totalAmount` },
+    sortRow('totalAmount desc', 'totalAmount desc', /^The direction is a sign, not a word: write orderBy=-totalAmount/),
+    sortRow('issueDate:ASC', 'issueDate:ASC', /^The direction is a sign, not a word: write orderBy=issueDate /),
+    sortRow('total-amount', '-', /^Only a leading "-" means descending\./),
+    sortRow('issueDate,-totalAmount,issueDate', 'issueDate', /^Name each field once: the first key decides the order/, 1),
+  ])('$query', (row) => {
+    expectDiagnostic('INVALID_SORT', row);
+  });
+
+  it('holds the well-formed keys of a sort with a bad key against the schema too: every problem at once', () => {
+    const errors = rejected(`${base}&orderBy=+totalAmount,memo,issueDat,-constructor`, schema);
+    expect(errors.map((d) => [d.code, d.text?.slice(d.span!.start, d.span!.end)])).toEqual([
+      ['INVALID_SORT', ' totalAmount'],
+      ['INVALID_PATH', 'constructor'],
+      ['NOT_SORTABLE', 'memo'],
+      ['UNKNOWN_FIELD', 'issueDat'],
+    ]);
+  });
+
+  it('refuses a second sort parameter', () => {
+    expect(rejected(`${base}&orderBy=issueDate&orderBy=totalAmount`, schema).map((d) => [d.code, d.param, d.text])).toEqual([
+      ['INVALID_SORT', 'orderBy', 'totalAmount'],
+    ]);
+  });
+});
+
+describe('paging', () => {
+  it('applies the defaults, and keeps limit and offset as sent with the params', () => {
+    expect(accepted(base, schema).page).toEqual({ limit: 50, offset: 0 });
+    const filter = accepted(`${base}&limit=200&offset=40`, schema);
+    expect(filter.page).toEqual({ limit: 200, offset: 40 });
+    expect(filter.params).toEqual({ businessName: 'Acme', limit: '200', offset: '40' });
+  });
+
+  it('is absent from the filter of a schema without paging', () => {
+    const plain = defineSchema({ fields: {}, params: ['limit'] });
+    expect(accepted('limit=abc', plain)).toEqual({ type: 'Filter', conditions: [], params: { limit: 'abc' }, sort: [] });
+  });
+
+  const limitRow = (value: string, hint: RegExp): DiagnosticRow => ({
+    query: `${base}&limit=${value}`,
+    schema,
+    param: 'limit',
+    in: 'value',
+    span: [0, decodeURIComponent(value.replaceAll('+', ' ')).length],
+    spanned: decodeURIComponent(value.replaceAll('+', ' ')),
+    hint,
+  });
+  const PAGE = /^A page holds at most 200 items \(50 when limit is not sent\); ask for the next page with offset\.$/;
+
+  it.each<DiagnosticRow>([
+    limitRow('0', PAGE),
+    limitRow('201', PAGE),
+    limitRow('-1', PAGE),
+    limitRow('10.5', PAGE),
+    limitRow('1e2', PAGE),
+    limitRow('010', PAGE),
+    limitRow('', PAGE),
+    limitRow('ten', PAGE),
+    limitRow('+10', /^A "\+" sent unencoded arrives as a space, and the number needs none: limit=10\. A page holds/),
+    limitRow('99999999999999999999', PAGE),
+    {
+      query: `${base}&offset=-5`,
+      schema,
+      param: 'offset',
+      in: 'value',
+      span: [0, 2],
+      spanned: '-5',
+      hint: /^offset counts the matching items to skip: 0 for the first page, then add limit for each next one\.$/,
+    },
+    { query: `${base}&offset=9007199254740992`, schema, param: 'offset', in: 'value', span: [0, 16], spanned: '9007199254740992', hint: /^offset counts/ },
+  ])('INVALID_PAGING: $query', (row) => {
+    expect(expectDiagnostic('INVALID_PAGING', row).message).toMatch(/^Parameter "(limit|offset)" must be a whole number (from 1 to 200|0 or more), not ".*"\.$/);
+  });
+
+  it('refuses a repeated limit or offset', () => {
+    expect(rejected(`${base}&limit=10&limit=20&offset=1&offset=1`, schema).map((d) => [d.code, d.param, d.message])).toEqual([
+      ['INVALID_PAGING', 'limit', 'Parameter "limit" is given 2 times; it takes one value.'],
+      ['INVALID_PAGING', 'offset', 'Parameter "offset" is given 2 times; it takes one value.'],
+    ]);
+  });
+});
+
+describe('request parameters', () => {
+  it('passes typed values through as sent, once checked', () => {
+    expect(accepted(`${base}&startDate=2023-01-09&minTotal=1.50`, schema).params).toEqual({ businessName: 'Acme', startDate: '2023-01-09', minTotal: '1.50' });
+  });
+
+  it('takes a string as plain text: no operators, no wildcards, no escapes', () => {
+    expect(accepted('businessName=gte:%25%5C%22', schema).params).toEqual({ businessName: 'gte:%\\"' });
+  });
+
+  it('MISSING_PARAMETER: a required parameter that is not sent', () => {
+    const [d, ...rest] = rejected('totalAmount=5', schema);
+    expect(rest).toEqual([]);
+    expect(d).toEqual({
+      code: 'MISSING_PARAMETER',
+      message: 'Parameter "businessName" is required by this resource.',
+      param: 'businessName',
+      in: 'key',
+      text: 'businessName',
+      hint: 'Send businessName=… with the request.',
+    });
+    const dated = defineSchema({ fields: {}, params: { startDate: { type: 'date', required: true } } });
+    expect(rejected('', dated)[0]?.hint).toBe('Send startDate=2023-01-01 (a date) with the request.');
+  });
+
+  it('comes after the problems of the filters', () => {
+    expect(rejected('totalAmount=x&limit=0', schema).map((d) => d.code)).toEqual(['INVALID_NUMBER', 'MISSING_PARAMETER', 'INVALID_PAGING']);
+  });
+
+  const paramRow = (param: string, value: string, hint: RegExp): DiagnosticRow => ({
+    query: `${base}&${param}=${encodeURIComponent(value)}`,
+    schema,
+    param,
+    in: 'value',
+    span: [0, value.length],
+    spanned: value,
+    hint,
+  });
+
+  it.each<[string, DiagnosticRow]>([
+    ['INVALID_DATE', paramRow('startDate', '2023-13-01', /^Use a real calendar date/)],
+    ['INVALID_DATE', paramRow('startDate', '2023-01-09T10:00:00', /^End the date-time with Z \(UTC\) or an offset/)],
+    ['INVALID_DATE', paramRow('startDate', 'gte:2023-01-01', /^startDate is a request parameter: it takes a plain value, with no operator \(startDate=2023-01-01\)\.$/)],
+    ['INVALID_NUMBER', paramRow('minTotal', 'gt:5', /^minTotal is a request parameter: it takes a plain value, with no operator \(minTotal=5\)\.$/)],
+    ['INVALID_NUMBER', paramRow('minTotal', '5%', /^Write a number such as 100/)],
+    ['INVALID_NUMBER', paramRow('minTotal', '1,000', /no OR/)],
+  ])('%s', (code, row) => {
+    expectDiagnostic(code as 'INVALID_DATE', row);
+  });
+
+  it('refuses a repeated typed parameter, and keeps repeats of the list form', () => {
+    expect(rejected('businessName=a&businessName=b', schema).map((d) => [d.code, d.message])).toEqual([
+      ['INVALID_PARAMETER', 'Parameter "businessName" is given 2 times; it takes one value.'],
+    ]);
+    const listed = defineSchema({ fields: {}, params: ['tag'] });
+    expect(accepted('tag=a&tag=b', listed).params).toEqual({ tag: ['a', 'b'] });
+  });
+});
