@@ -50,7 +50,7 @@ export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
 export { format } from './check/format';
-export { compile, type CompileOptions, type Predicate } from './eval/compile';
+export { compile, generatedSource, type CompileOptions, type Predicate } from './eval/compile';
 export { sortItems, type SortOptions } from './eval/sort';
 export { toSql, toSqlTemplate, type SqlOptions, type SqlQuery, type SqlTarget, type SqlTemplate } from './sql/postgres';
 export { CASE_FOLDINGS, detectCaseFolding, type CaseFolding, type QueryClient } from './sql/text';
