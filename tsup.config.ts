@@ -9,15 +9,14 @@ const shared: Options = {
   // chevrotain is bundled (tree-shaken, minified): its package entry pulls in all of
   // lodash-es and takes about 0.27 s to import, the bundled subset a few milliseconds.
   noExternal: ['chevrotain'],
-  // Minified names and syntax, but one statement per line: Node prints the source line
-  // of an uncaught error, and a whole-file line made that 48 KB of code after the
-  // message. Source maps (shipped) lead back to src/ and chevrotain.
+  // Minified but for whitespace: esbuild drops comments with the whitespace, the
+  // `/* @__PURE__ */` of the catalog among them, and an app's bundler needs those to
+  // leave out the schemas it does not import (see "Clients" in the README). Keeping
+  // lines also keeps Node's report of an uncaught error to one statement, where a
+  // whole-file line made it 48 KB of code. Source maps (shipped) lead back to src/.
+  minifySyntax: minify,
+  minifyIdentifiers: minify,
   sourcemap: true,
-  esbuildOptions(options) {
-    options.minifyIdentifiers = minify;
-    options.minifySyntax = minify;
-    options.minifyWhitespace = false;
-  },
 };
 
 export const NOTICES = 'dist/THIRD_PARTY_LICENSES.txt';
@@ -56,10 +55,14 @@ function writeNotices(metafile: string): void {
 }
 
 /**
- * Keeps the sources of qsfilter itself in a source map and drops those of the bundled
+ * Keeps the sources of qsfilter itself in the source maps and drops those of the bundled
  * packages (chevrotain, lodash-es: 0.7 MB of each 1 MB map), which a stack trace still
- * names by file and line. Each shipped map goes from 1.1 MB to 0.5 MB.
+ * names by file and line. A map that held them goes from 1.1 MB to 0.5 MB.
  */
+function slimMaps(): void {
+  for (const file of readdirSync('dist')) if (file.endsWith('.map')) slimMap(join('dist', file));
+}
+
 function slimMap(file: string): void {
   const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
   map.sourcesContent = map.sources.map((source, i) => (source.includes('node_modules/') ? null : (map.sourcesContent?.[i] ?? null)));
@@ -69,7 +72,8 @@ function slimMap(file: string): void {
 export default defineConfig([
   {
     ...shared,
-    entry: { index: 'src/index.ts' },
+    // `client` is `qsfilter/client`: the builder without the parser (its chunks hold no Chevrotain).
+    entry: { index: 'src/index.ts', client: 'src/client/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     metafile: true,
@@ -78,13 +82,15 @@ export default defineConfig([
     onSuccess: async () => {
       writeNotices('dist/metafile-esm.json');
       if (existsSync('dist/metafile-cjs.json')) rmSync('dist/metafile-cjs.json');
-      for (const map of ['dist/index.js.map', 'dist/index.cjs.map']) slimMap(map);
+      slimMaps();
     },
   },
   {
     ...shared,
     // The `qsfilter` command: one self-contained ES module file, started by its banner.
     entry: { cli: 'src/cli/main.ts' },
+    // No bundler reads this file after us: whitespace can go too.
+    minifyWhitespace: minify,
     format: ['esm'],
     clean: false,
     banner: { js: '#!/usr/bin/env node' },

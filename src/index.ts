@@ -17,7 +17,6 @@ export type { QueryInput, QueryRecord } from './input/decode';
 export { DEFAULT_LIMITS, type Limits } from './input/limits';
 export * from './syntax/ast';
 export { parse, type ParseOptions } from './syntax/parse';
-export { encodeComponent } from './syntax/format';
 export {
   defineSchema,
   PAGING_PARAMS,
@@ -52,7 +51,20 @@ export { check, type CheckOptions } from './check/check';
 export { format } from './check/format';
 export { compile, generatedSource, type CompileOptions, type Predicate } from './eval/compile';
 export { sortItems, type SortOptions } from './eval/sort';
-export { toSql, type SqlOptions, type SqlQuery, type SqlTarget } from './sql/postgres';
+export {
+  query,
+  literal,
+  PATTERN_OPERATORS,
+  WHERE_OPERATORS,
+  type OperatorsOf,
+  type ParamValue,
+  type PatternOperator,
+  type Query,
+  type WhereOperator,
+  type WhereValue,
+} from './client/index';
+export { toSql, toSqlTemplate, type SqlOptions, type SqlQuery, type SqlTarget, type SqlTemplate } from './sql/postgres';
+export { CASE_FOLDINGS, detectCaseFolding, type CaseFolding, type QueryClient } from './sql/text';
 export type { ChildTable, RelationalTarget } from './sql/relational';
 export type { DocumentTarget } from './sql/document';
 export type { QualifiedName } from './sql/identifier';

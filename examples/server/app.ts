@@ -12,6 +12,7 @@ import { problem, sendProblem, splitUrl } from './http';
 import { businessRoutes } from './routes/businesses';
 import { collectionRoutes } from './routes/collections';
 import { depositRoutes } from './routes/deposits';
+import { playgroundRoute } from './routes/playground';
 import type { Store } from './store/store';
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -19,17 +20,22 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** Options of `buildApp`. */
 export interface AppOptions {
   readonly store: Store;
-  /** Fastify's request logging; off by default. */
+  /** Fastify's request log (`LOG=1`); off by default. A failure (every 500, with its cause) is logged either way. */
   readonly logger?: boolean;
+  /** The playground page to serve at `/` (see examples/playground/build.ts); none by default. */
+  readonly playground?: string;
+  /** Where log lines go, one JSON object each (Fastify's pino); standard output by default. */
+  readonly logStream?: { write(line: string): unknown };
 }
 
 /**
  * Builds the API over a store: `GET` for every collection, `POST /Deposit`, and
- * `POST`/`DELETE` for businesses. Every error answer is an RFC 9457 problem.
+ * `POST`/`DELETE` for businesses (and the playground at `/` when given). Every error answer is an RFC 9457 problem.
  */
-export function buildApp({ store, logger = false }: AppOptions): FastifyInstance {
+export function buildApp({ store, logger = false, playground, logStream }: AppOptions): FastifyInstance {
   const app = Fastify({
-    logger,
+    // Errors are always logged: a 500 says "the error is logged", and must be true.
+    logger: { level: logger ? 'info' : 'error', ...(logStream === undefined ? {} : { stream: logStream }) },
     routerOptions: {
       // Routes read the raw query from request.url; Fastify's parser would decode
       // `%acme%` leniently and fold repeated keys, and must not reject anything first.
@@ -82,12 +88,13 @@ export function buildApp({ store, logger = false }: AppOptions): FastifyInstance
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { path } = splitUrl(request.url);
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error(error);
+    if (status === 500) request.log.error({ err: error }, `${request.method} ${path} failed: ${error.message}`);
     sendProblem(reply, problem(status, status === 500 ? 'The server failed; the error is logged.' : error.message, path));
   });
 
   collectionRoutes(app, store);
   depositRoutes(app, store);
   businessRoutes(app, store);
+  if (playground !== undefined) playgroundRoute(app, playground);
   return app;
 }

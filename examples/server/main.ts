@@ -11,6 +11,7 @@
  * STORE=memory.
  */
 import type { AddressInfo } from 'node:net';
+import { buildPlayground } from '../playground/build';
 import { buildApp } from './app';
 import { sampleData } from './data/sample';
 import { EXAMPLE_REQUESTS } from './examples';
@@ -26,7 +27,7 @@ const caseInsensitive = process.env.CASE_SENSITIVE !== '1';
 
 const data = sampleData();
 const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL, caseInsensitive }, data);
-const app = buildApp({ store: opened.store, logger: process.env.LOG === '1' });
+const app = buildApp({ store: opened.store, logger: process.env.LOG === '1', playground: await buildPlayground() });
 try {
   await app.listen({ port, host });
 } catch (error) {
@@ -68,6 +69,7 @@ const base = `http://${host}:${(app.server.address() as AddressInfo).port}`;
 const rows = Object.values(data).reduce((n, items) => n + items.length, 0);
 console.log(`Example financial-data API on ${base}: ${rows} sample rows, text compared case-${caseInsensitive ? 'in' : ''}sensitively.`);
 console.log(`Data: ${opened.description}.`);
+console.log(`Playground: ${base}/`);
 console.log('Try:');
 for (const { path, note } of EXAMPLE_REQUESTS) console.log(`  curl -s '${base}${path}'\n      # ${note}`);
 

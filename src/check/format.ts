@@ -12,6 +12,14 @@ import type { Condition, Filter } from './filter';
  */
 export function format(query: FilterAst | Filter): string {
   expectAstOrFilter('format', query);
+  return formatChecked(query);
+}
+
+/**
+ * `format` without the check of its argument, for a filter this package built itself
+ * (the client's builder): its bundle then holds none of the argument checks.
+ */
+export function formatChecked(query: FilterAst | Filter): string {
   return query.type === 'Query' ? formatAst(query) : formatQuery(query.params, query.conditions.map(printable));
 }
 

@@ -1,4 +1,3 @@
-import { wrongArgument } from '../diagnostics/arguments';
 import type { FilterAst, Operator, PassThroughParams } from './ast';
 
 /** An operand as the printer needs it: the AST's operands have this shape. */
@@ -50,7 +49,12 @@ export function formatValue(clauses: readonly PrintableClause[]): string {
 
 const OPERATOR_PREFIX = /^(?:gte|gt|lte|lt):/;
 
-function formatClause({ operator, operand }: PrintableClause): string {
+/**
+ * Prints one clause as decoded value text: the operator prefix, then the operand quoted
+ * and escaped only where it must be. The one operand writer: `format` prints every
+ * clause with it, and the client's `literal` is its equality clause.
+ */
+export function formatClause({ operator, operand }: PrintableClause): string {
   const prefix = operator === 'eq' ? '' : `${operator}:`;
   const segments = operand.type === 'Literal' ? [operand.value] : operand.segments;
   const first = segments[0]!;
@@ -93,7 +97,6 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-
 
 /** Percent-encodes a key or value for a query string. */
 export function encodeComponent(text: string): string {
-  if (typeof text !== 'string') wrongArgument('encodeComponent', 'the text', 'a string', text);
   let out = '';
   let from = 0;
   for (let i = 0; i < text.length; i++) {
