@@ -44,6 +44,7 @@ export {
   type SchemaSpec,
   type SortPath,
 } from './schema/define';
+export type { StandardIssue, StandardProps, StandardResult } from './schema/standard';
 export * from './schema/catalog';
 export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './check/filter';
 export type { DateRange } from './values/date';
