@@ -15,6 +15,7 @@ export {
 } from './diagnostics/problem';
 export type { QueryInput, QueryRecord } from './input/decode';
 export { DEFAULT_LIMITS, type Limits } from './input/limits';
+export { splitRequestUrl, type RequestTarget } from './input/url';
 export * from './syntax/ast';
 export { parse, type ParseOptions } from './syntax/parse';
 export { encodeComponent } from './syntax/format';
