@@ -46,6 +46,14 @@ export {
   type SortPath,
 } from './schema/define';
 export type { StandardIssue, StandardProps, StandardResult } from './schema/standard';
+export {
+  openApiParameters,
+  openApiProblemResponse,
+  type JsonSchema,
+  type OpenApiOptions,
+  type OpenApiParameter,
+  type OpenApiResponse,
+} from './schema/openapi';
 export * from './schema/catalog';
 export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './check/filter';
 export type { DateRange } from './values/date';
