@@ -54,6 +54,12 @@ export {
   type OpenApiParameter,
   type OpenApiResponse,
 } from './schema/openapi';
+export {
+  schemaFromJsonSchema,
+  type JsonSchemaOptions,
+  type SchemaFromJsonSchema,
+  type UnmappedProperty,
+} from './schema/json-schema';
 export * from './schema/catalog';
 export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './check/filter';
 export type { DateRange } from './values/date';
