@@ -60,39 +60,59 @@ const plugin: FastifyPluginCallback<FastifyFilterOptions> = (app, options, done)
       return filter;
     },
   });
-  // A hook on the routes that ask for it, added as each is declared: a route's schema is
-  // checked then, and routes without one pay nothing.
+  // One checker per schema, built (and the schema checked) once: when a route is
+  // declared, if the plugin has loaded by then, else on the route's first request.
+  const checkers = new WeakMap<object, RequestChecker>();
+  const checkerOf = (schema: unknown, where: string): RequestChecker => {
+    let checker = typeof schema === 'object' && schema !== null ? checkers.get(schema) : undefined;
+    if (checker === undefined) {
+      checker = checkerFor(schema, where);
+      checkers.set(schema as object, checker);
+    }
+    return checker;
+  };
   app.addHook('onRoute', (route: RouteOptions) => {
     const schema = (route.config as { filter?: unknown } | undefined)?.filter;
-    if (schema === undefined) return;
-    const hook = filterHook(checkerFor(schema, `config.filter of ${route.method.toString()} ${route.url}`), onError);
-    route.onRequest = route.onRequest === undefined ? [hook] : [...(Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]), hook];
+    if (schema !== undefined) checkerOf(schema, `config.filter of ${route.method.toString()} ${route.url}`);
   });
+  app.addHook('onRequest', filterHook(checkerOf, onError));
   done();
 };
 
 /**
- * The `onRequest` hook of one route: it runs before the body is read, on the URL as
- * sent (`request.url`, never the framework's parsed `request.query`, which lost strict
- * decoding), after the route's own `onRequest` hooks (authentication answers first).
+ * The `onRequest` hook: on a route with `config.filter`, it checks the URL as sent
+ * (`request.url`, never the framework's parsed `request.query`, which lost strict
+ * decoding) before the body is read. An application-wide hook, not one added to each
+ * route, so that it also serves the routes declared before the plugin finished loading
+ * (`app.register(qsfilter)` without `await`, then `app.get(…)`).
  */
-function filterHook(checkUrl: RequestChecker, onError: FastifyFilterOptions['onError']): onRequestHookHandler {
-  return async function qsfilterHook(request, reply) {
-    const outcome = checkUrl(request.url);
+function filterHook(checkerOf: (schema: unknown, where: string) => RequestChecker, onError: FastifyFilterOptions['onError']): onRequestHookHandler {
+  return function qsfilterHook(request, reply, done) {
+    const route = request.routeOptions;
+    const schema = (route.config as { filter?: unknown } | undefined)?.filter;
+    if (schema === undefined) return done();
+    const outcome = checkerOf(schema, `config.filter of ${request.method} ${route.url ?? ''}`)(request.url);
     if (outcome.ok) {
       (request as WithFilter)[FILTER] = outcome.value;
-      return;
+      return done();
     }
-    if (onError !== undefined) await onError(outcome, request, reply);
-    if (!reply.sent) reply.code(400).type(PROBLEM_CONTENT_TYPE).send(outcome.problem);
-    return reply;
+    const answer = () => {
+      if (!reply.sent) void reply.code(400).type(PROBLEM_CONTENT_TYPE).send(outcome.problem);
+    };
+    if (onError === undefined) return answer();
+    // Responding from a hook: reply.send, and done is not called.
+    Promise.resolve()
+      .then(() => onError(outcome, request, reply))
+      .then(answer, (error: unknown) => done(error as Error));
   };
 }
 
 /**
  * The plugin. Register it before the routes that use it; it is not encapsulated (as
  * `fastify-plugin` would mark it, done here by hand so that qsfilter keeps no runtime
- * dependency), so routes of every context registered after it can opt in.
+ * dependency), so routes of every context registered after it can opt in. Its hook runs
+ * among the application's `onRequest` hooks in the order they were added, before any
+ * route's own: an authentication hook that must answer first is added before it.
  */
 export const qsfilter: FastifyPluginCallback<FastifyFilterOptions> = Object.assign(plugin, {
   [Symbol.for('skip-override')]: true,

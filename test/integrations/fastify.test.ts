@@ -100,6 +100,40 @@ describe('qsfilter/fastify: options', () => {
     }
   });
 
+  it('serves routes declared before it finished loading (register without await), and checks their schema on the first request', async () => {
+    const app = Fastify();
+    void app.register(adapter.qsfilter);
+    app.get('/invoices', { config: { filter: invoices } }, (request) => request.filter.conditions.length);
+    app.get('/broken', { config: { filter: { fields: {} } as never } }, () => 'never');
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      expect(await (await fetch(`${base}/invoices?totalAmount=1`)).text()).toBe('1');
+      expect((await fetch(`${base}/invoices?totalAmount=x`)).status).toBe(400);
+      // A programmer error, loud on its first request: a 500 that says what is wrong.
+      const broken = await fetch(`${base}/broken`);
+      expect(broken.status).toBe(500);
+      expect(((await broken.json()) as { message: string }).message).toMatch(/config.filter of GET \/broken must be a schema made by defineSchema\(\)/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('runs after the application\'s onRequest hooks added before it: authentication answers first', async () => {
+    const app = Fastify();
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.headers.authorization === undefined) await reply.code(401).send({ message: 'Sign in.' });
+    });
+    await app.register(adapter.qsfilter);
+    app.get('/invoices', { config: { filter: invoices } }, (request) => request.filter.conditions.length);
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      expect((await fetch(`${base}/invoices?totalAmount=x`)).status).toBe(401);
+      expect((await fetch(`${base}/invoices?totalAmount=x`, { headers: { authorization: 'Bearer t' } })).status).toBe(400);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('serves routes of child contexts registered after it (the plugin is not encapsulated)', async () => {
     const app = Fastify();
     await app.register(adapter.qsfilter);
