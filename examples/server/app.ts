@@ -8,10 +8,12 @@
  * Node's bare `http` would work but leaves routing, bodies and errors to hand-written code.
  */
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { qsfilter } from 'qsfilter/fastify';
 import { problem, sendProblem, splitUrl } from './http';
 import { businessRoutes } from './routes/businesses';
 import { collectionRoutes } from './routes/collections';
 import { depositRoutes } from './routes/deposits';
+import { openApiRoutes } from './routes/openapi';
 import type { Store } from './store/store';
 
 /** Options of `buildApp`. */
@@ -19,13 +21,16 @@ export interface AppOptions {
   readonly store: Store;
   /** Fastify's request logging; off by default. */
   readonly logger?: boolean;
+  /** Whether the store compares text case-insensitively, as /openapi.json then says; true by default, as `main.ts`. */
+  readonly caseInsensitive?: boolean;
 }
 
 /**
  * Builds the API over a store: `GET` for every collection, `POST /Deposit`, and
- * `POST`/`DELETE` for businesses. Every error answer is an RFC 9457 problem.
+ * `POST`/`DELETE` for businesses, and `GET /openapi.json`. Every error answer is an RFC
+ * 9457 problem.
  */
-export function buildApp({ store, logger = false }: AppOptions): FastifyInstance {
+export function buildApp({ store, logger = false, caseInsensitive = true }: AppOptions): FastifyInstance {
   const app = Fastify({
     logger,
     routerOptions: {
@@ -68,7 +73,10 @@ export function buildApp({ store, logger = false }: AppOptions): FastifyInstance
     sendProblem(reply, problem(status, status === 500 ? 'The server failed; the error is logged.' : error.message, path));
   });
 
+  // Collection routes ask it for their checked query (config.filter → request.filter).
+  void app.register(qsfilter);
   collectionRoutes(app, store);
+  openApiRoutes(app, { caseInsensitive });
   depositRoutes(app, store);
   businessRoutes(app, store);
   return app;

@@ -25,7 +25,7 @@ const caseInsensitive = process.env.CASE_SENSITIVE !== '1';
 
 const data = sampleData();
 const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL, caseInsensitive }, data);
-const app = buildApp({ store: opened.store, logger: process.env.LOG === '1' });
+const app = buildApp({ store: opened.store, logger: process.env.LOG === '1', caseInsensitive });
 await app.listen({ port, host });
 
 const base = `http://${host}:${port}`;
