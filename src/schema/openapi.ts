@@ -172,7 +172,10 @@ const MEANINGS: Record<FieldType, (path: string, caseInsensitive: boolean) => st
 /** The sort parameter: a comma-separated list of sortable fields, each with an optional leading `-`. */
 function sortParameter(name: string, sortable: readonly Field[]): OpenApiParameter {
   const paths = sortable.map((f) => f.path);
-  const example = paths.length === 1 ? [`-${paths[0]}`] : [`-${paths[0]}`, paths[1]];
+  // The latest first, then a tie-breaker: as a client most often sorts.
+  const first = sortable.find((f) => f.type === 'date') ?? sortable[0]!;
+  const second = sortable.find((f) => f.type === 'number' && f !== first) ?? sortable.find((f) => f !== first);
+  const example = second === undefined ? [`-${first.path}`] : [`-${first.path}`, second.path];
   return {
     name,
     in: 'query',

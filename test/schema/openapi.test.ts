@@ -97,12 +97,12 @@ describe('openApiParameters (SPEC §10)', () => {
       name: 'sort',
       in: 'query',
       description:
-        'The order of the items: fields joined by `,`, each ascending, or descending with a leading `-` (`sort=-totalAmount,postedDate`); the first decides, the next ones break ties, each field once. A missing or mistyped value sorts last either way. Sortable: totalAmount, postedDate.',
+        'The order of the items: fields joined by `,`, each ascending, or descending with a leading `-` (`sort=-postedDate,totalAmount`); the first decides, the next ones break ties, each field once. A missing or mistyped value sorts last either way. Sortable: totalAmount, postedDate.',
       required: false,
       style: 'form',
       explode: false,
       schema: { type: 'array', uniqueItems: true, minItems: 1, items: { type: 'string', enum: ['totalAmount', '-totalAmount', 'postedDate', '-postedDate'] } },
-      example: ['-totalAmount', 'postedDate'],
+      example: ['-postedDate', 'totalAmount'],
     });
     // Nothing sortable, no sort parameter.
     expect(openApiParameters(catalog.connections).map((p) => p.name)).not.toContain('orderBy');
