@@ -32,6 +32,7 @@ const base = `http://${host}:${port}`;
 const rows = Object.values(data).reduce((n, items) => n + items.length, 0);
 console.log(`Example financial-data API on ${base}: ${rows} sample rows, text compared case-${caseInsensitive ? 'in' : ''}sensitively.`);
 console.log(`Data: ${opened.description}.`);
+console.log(`OpenAPI document: ${base}/openapi.json`);
 console.log('Try:');
 for (const { path, note } of EXAMPLE_REQUESTS) console.log(`  curl -s '${base}${path}'\n      # ${note}`);
 
