@@ -79,6 +79,6 @@ describe('the adapter subpaths of the built package', () => {
 });
 
 // The built CommonJS adapters, over real HTTP: what a `require('qsfilter/…')` server runs.
-adapterSuite('built qsfilter/fastify (CommonJS)', () => startFastify(require('qsfilter/fastify')));
-adapterSuite('built qsfilter/express (CommonJS)', () => startExpress(express, require('qsfilter/express')));
-adapterSuite('built qsfilter/hono (CommonJS)', () => startHono(require('qsfilter/hono')));
+adapterSuite('built qsfilter/fastify (CommonJS)', (options) => startFastify(require('qsfilter/fastify'), options));
+adapterSuite('built qsfilter/express (CommonJS)', (options) => startExpress(express, require('qsfilter/express'), options));
+adapterSuite('built qsfilter/hono (CommonJS)', (options) => startHono(require('qsfilter/hono'), options));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, invoices, vendors, type ProblemDetails, type Schema } from '../../src/index';
 import { quotedOperand } from '../support/server';
-import { HARD_NAME, type Answer, type RunningServer } from './servers';
+import { HARD_NAME, type AdapterOptions, type Answer, type RunningServer } from './servers';
 
 /** A request that must reach the handler: its answer. */
 export async function getAnswer(server: RunningServer, path: string): Promise<Answer> {
@@ -29,7 +29,7 @@ export function expected(query: string, schema: Schema): unknown {
  * What SPEC §10 asks of every adapter, over real HTTP: the raw query is checked, a bad
  * one is a 400 problem, a good one reaches the handler as the right Filter.
  */
-export function adapterSuite(name: string, start: () => Promise<RunningServer>): void {
+export function adapterSuite(name: string, start: (options?: AdapterOptions) => Promise<RunningServer>): void {
   describe(`${name}: the query as sent, over real HTTP`, () => {
     let server: RunningServer;
     beforeAll(async () => {
@@ -99,6 +99,18 @@ export function adapterSuite(name: string, start: () => Promise<RunningServer>):
     it('refuses bracket syntax, whatever a query parser would have nested', async () => {
       const { body } = await getProblem(server, '/invoices?customerRef[id]=42');
       expect(body.errors.map((e) => [e.code, e.parameter])).toEqual([['INVALID_PATH', 'customerRef[id]']]);
+    });
+
+    it('labels the problem with the options\' type and title, and applies their limits', async () => {
+      const labelled = await start({ problem: { type: 'https://api.example/problems/invalid-query', title: 'Invalid query' }, limits: { maxParams: 2 } });
+      try {
+        const { body } = await getProblem(labelled, '/invoices?totalAmount=1&totalAmount=2&totalAmount=3');
+        expect(body).toMatchObject({ type: 'https://api.example/problems/invalid-query', title: 'Invalid query', instance: '/invoices' });
+        expect(body.errors.map((e) => e.code)).toEqual(['LIMIT_EXCEEDED']);
+        expect((await getAnswer(labelled, '/invoices?totalAmount=gt:100&totalAmount=lt:200')).ids).toEqual(['i2']);
+      } finally {
+        await labelled.close();
+      }
     });
   });
 }

@@ -11,6 +11,7 @@ import {
   type OpenApiParameter,
   type Schema,
 } from '../../src/index';
+import { exampleQuery } from '../support/openapi';
 
 const schema = defineSchema({
   fields: {
@@ -120,13 +121,6 @@ describe('openApiParameters (SPEC §10)', () => {
   });
 });
 
-/** A value as a query sends it: each item of a form list its own key=value. */
-function serialize(parameter: OpenApiParameter, value: unknown): string {
-  const values = Array.isArray(value) ? value.map(String) : [String(value)];
-  if (parameter.explode === false) return `${encodeURIComponent(parameter.name)}=${values.map(encodeURIComponent).join(',')}`;
-  return values.map((v) => `${encodeURIComponent(parameter.name)}=${encodeURIComponent(v)}`).join('&');
-}
-
 /** A value of a request parameter's type, for the required ones. */
 function valueOf(parameter: OpenApiParameter): string {
   const schema = parameter.schema as { type?: string; anyOf?: unknown };
@@ -140,7 +134,7 @@ describe('openApiParameters over the catalog', () => {
     const withExamples = parameters.filter((p) => p.example !== undefined);
     expect(withExamples.length).toBeGreaterThan(0);
     for (const parameter of withExamples) {
-      const query = [...required, serialize(parameter, parameter.example)].join('&');
+      const query = [...required, exampleQuery(parameter)].join('&');
       const result = check(query, resource);
       expect(result.ok ? [] : result.errors, query).toEqual([]);
     }

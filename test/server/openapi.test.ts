@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../examples/server/routes/openapi';
 import { collections } from '../../examples/server/resources';
 import type { OpenApiParameter } from '../../src/index';
+import { exampleQuery } from '../support/openapi';
 import { getProblem, startServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -22,13 +23,6 @@ async function served(): Promise<Document> {
 
 /** The values the required request parameters get: the connection of the sample data, a monthly report. */
 const REQUIRED: Record<string, string> = { businessName: 'Acme & Sons', serviceName: 'quickbooks', reportFrequency: 'month' };
-
-/** A parameter's example as a query sends it (form style: each item its own key, or joined by "," without explode). */
-function sent(parameter: OpenApiParameter): string {
-  const values = Array.isArray(parameter.example) ? parameter.example.map(String) : [String(parameter.example)];
-  const name = encodeURIComponent(parameter.name);
-  return parameter.explode === false ? `${name}=${values.map(encodeURIComponent).join(',')}` : values.map((v) => `${name}=${encodeURIComponent(v)}`).join('&');
-}
 
 describe('GET /openapi.json', () => {
   it('serves the document generated from the collections\' schemas, and a maintained OpenAPI 3.1 validator accepts it', async () => {
@@ -52,7 +46,7 @@ describe('GET /openapi.json', () => {
       for (const p of required) expect(REQUIRED, `${path} requires ${p.name}`).toHaveProperty(p.name);
       const base = required.map((p) => `${p.name}=${encodeURIComponent(REQUIRED[p.name]!)}`);
       for (const parameter of get.parameters.filter((p) => p.example !== undefined)) {
-        const query = [...base, sent(parameter)].join('&');
+        const query = [...base, exampleQuery(parameter)].join('&');
         const response = await server.request(`${path}?${query}`);
         expect(response.status, `${path}?${query}: ${await response.text()}`).toBe(200);
         tried++;
