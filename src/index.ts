@@ -20,7 +20,6 @@ export * from './syntax/ast';
 export { parse, type ParseOptions } from './syntax/parse';
 export { encodeComponent } from './syntax/format';
 export {
-  defineSchema,
   PAGING_PARAMS,
   SCALAR_TYPES,
   type ArraySpec,
@@ -45,7 +44,26 @@ export {
   type SchemaSpec,
   type SortPath,
 } from './schema/define';
-export type { StandardIssue, StandardProps, StandardResult } from './schema/standard';
+// The main entry's schemas are also Standard Schema validators: defineSchema and the
+// catalog come with their ~standard face (schema/standard.ts).
+export {
+  defineSchema,
+  withStandard,
+  balanceSheets,
+  invoices,
+  vendors,
+  deposits,
+  bills,
+  connections,
+  syncStatus,
+  businesses,
+  catalog,
+  type StandardIssue,
+  type StandardProps,
+  type StandardResult,
+  type StandardSchema,
+} from './schema/standard';
+export { DEPOSIT_LINE_MEMO_REMOVED, type ResourceName } from './schema/catalog';
 export {
   openApiParameters,
   openApiProblemResponse,
@@ -60,7 +78,6 @@ export {
   type SchemaFromJsonSchema,
   type UnmappedProperty,
 } from './schema/json-schema';
-export * from './schema/catalog';
 export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './check/filter';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';

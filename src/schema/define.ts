@@ -1,5 +1,4 @@
 import { RESERVED_NAMES } from '../syntax/path';
-import { standardProps, type StandardProps } from './standard';
 
 /** The scalar field types of SPEC §4. */
 export const SCALAR_TYPES = ['number', 'string', 'date'] as const;
@@ -117,11 +116,6 @@ export interface Schema<S extends SchemaSpec = SchemaSpec> {
   readonly paging?: Paging;
   /** The name of the sort parameter. */
   readonly sortParam: string;
-  /**
-   * The schema as a Standard Schema v1 validator (SPEC §10): `validate(query)` is `check`
-   * against this schema, its issues the diagnostics with `path: [param]`.
-   */
-  readonly '~standard': StandardProps;
 }
 
 type FieldEntries<F, Prefix extends string> = {
@@ -218,11 +212,8 @@ export function defineSchema<const S extends SchemaSpec>(spec: S): Schema<S> {
   }
   // The schema keeps its own frozen copy: the index and the spec must never disagree,
   // whatever the caller later does with the object it passed.
-  const schema: { -readonly [K in keyof Schema<S>]?: Schema<S>[K] } = { spec: deepFreeze(structuredClone(spec)), fields, params, requestParams, sortParam };
-  if (paging !== undefined) schema.paging = paging;
-  // Its validate reads the schema only when called, once the schema is complete.
-  schema['~standard'] = standardProps(schema as Schema);
-  return Object.freeze(schema as Schema<S>);
+  const schema = { spec: deepFreeze(structuredClone(spec)), fields, params, requestParams, sortParam };
+  return Object.freeze(paging === undefined ? schema : { ...schema, paging }) as Schema<S>;
 }
 
 /** A query key that can be a request parameter: any text but the empty string and `__proto__`, which no record can hold. */

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { describe, expectTypeOf, it } from 'vitest';
-import { catalog, defineSchema, invoices, type DiagnosticCode, type Filter, type QueryInput, type Schema } from '../../src/index';
+import { catalog, defineSchema, invoices, type DiagnosticCode, type Filter, type QueryInput, type Schema, type StandardSchema } from '../../src/index';
 
 /** What a library that takes any Standard Schema does with one (tRPC, form libraries…). */
 function parseWith<S extends StandardSchemaV1>(schema: S, value: unknown): StandardSchemaV1.InferOutput<S> | undefined {
@@ -10,11 +10,13 @@ function parseWith<S extends StandardSchemaV1>(schema: S, value: unknown): Stand
 }
 
 describe('every Schema is a Standard Schema v1 (@standard-schema/spec)', () => {
-  it('is assignable to StandardSchemaV1<QueryInput, Filter>, the catalog and own schemas alike', () => {
+  it('is assignable to StandardSchemaV1<QueryInput, Filter>, the catalog and own schemas alike, from the main entry', () => {
     expectTypeOf(invoices).toExtend<StandardSchemaV1<QueryInput, Filter>>();
     expectTypeOf(catalog.balanceSheets).toExtend<StandardSchemaV1>();
     expectTypeOf(defineSchema({ fields: { amount: 'number' } })).toExtend<StandardSchemaV1<QueryInput, Filter>>();
-    expectTypeOf<Schema>().toExtend<StandardSchemaV1<QueryInput, Filter>>();
+    expectTypeOf<StandardSchema>().toExtend<StandardSchemaV1<QueryInput, Filter>>();
+    // A schema's index alone (what qsfilter/client makes, without the parser) is not one.
+    expectTypeOf<Schema>().not.toExtend<StandardSchemaV1>();
   });
 
   it('infers Filter as the output and QueryInput as the input', () => {

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check, defineSchema, invoices, vendors, type Filter } from '../../src/index';
+import { catalog, check, defineSchema, invoices, vendors, withStandard, type Filter } from '../../src/index';
+import * as core from '../../src/schema/catalog';
+import { defineSchema as indexSchema } from '../../src/schema/define';
 
 const standard = invoices['~standard'];
 
@@ -60,6 +62,26 @@ describe('Schema["~standard"] (Standard Schema v1, SPEC §10)', () => {
       expect(result).not.toBeInstanceOf(Promise);
       expect(result.issues?.[0]?.code, String(typeof value)).toBe('INVALID_PARAMETER');
     }
+  });
+
+  it('is on the main entry\'s catalog: each resource of schema/catalog.ts, with the same index', () => {
+    expect(Object.keys(catalog)).toEqual(Object.keys(core.catalog));
+    for (const [name, schema] of Object.entries(catalog)) {
+      const plain = core.catalog[name as keyof typeof core.catalog];
+      expect(schema['~standard'].vendor, name).toBe('qsfilter');
+      expect({ ...schema, '~standard': undefined }, name).toEqual({ ...plain, '~standard': undefined });
+      expect(Object.isFrozen(schema), name).toBe(true);
+    }
+  });
+
+  it('is not on a schema\'s bare index (what qsfilter/client makes, without the parser), and withStandard adds it', () => {
+    const index = indexSchema({ fields: { amount: 'number' } });
+    expect(index).not.toHaveProperty('~standard');
+    const faced = withStandard(index);
+    expect(faced.fields).toBe(index.fields);
+    const expected = check('amount=gt:1', index);
+    if (!expected.ok) throw new Error(JSON.stringify(expected.errors));
+    expect(faced['~standard'].validate('amount=gt:1')).toEqual({ value: expected.value });
   });
 
   it('works detached from its object, as a callback', () => {
