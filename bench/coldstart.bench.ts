@@ -15,12 +15,15 @@ const QUERY = 'businessName=Acme&serviceName=quickbooks&customerRef.id=42&totalA
 const esm = JSON.stringify(pathToFileURL(DIST_ESM).href);
 const cjs = JSON.stringify(DIST_CJS);
 const CHECK = `if (!check(${JSON.stringify(QUERY)}, invoices).ok) process.exit(3);`;
+// The first compile generates and compiles the filter's code: a server's first filtered request.
+const COMPILE = `const r = check(${JSON.stringify(QUERY)}, invoices); if (!r.ok || !compile(r.value)({ customerRef: { id: 42 }, totalAmount: 150 })) process.exit(3);`;
 
 const COMMANDS: readonly { label: string; args: string[] }[] = [
   { label: 'node -e 0', args: ['-e', '0'] },
   { label: 'ESM, nothing imported', args: ['--input-type=module', '-e', '0'] },
   { label: 'ESM import', args: ['--input-type=module', '-e', `import { check, invoices } from ${esm};`] },
   { label: 'ESM import + check one query', args: ['--input-type=module', '-e', `import { check, invoices } from ${esm}; ${CHECK}`] },
+  { label: 'ESM import + check + compile + one item', args: ['--input-type=module', '-e', `import { check, compile, invoices } from ${esm}; ${COMPILE}`] },
   { label: 'CJS require', args: ['-e', `const { check, invoices } = require(${cjs});`] },
   { label: 'CJS require + check one query', args: ['-e', `const { check, invoices } = require(${cjs}); ${CHECK}`] },
 ];

@@ -18,7 +18,6 @@ export { DEFAULT_LIMITS, type Limits } from './input/limits';
 export { splitRequestUrl, type RequestTarget } from './input/url';
 export * from './syntax/ast';
 export { parse, type ParseOptions } from './syntax/parse';
-export { encodeComponent } from './syntax/format';
 export {
   PAGING_PARAMS,
   SCALAR_TYPES,
@@ -83,8 +82,20 @@ export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
 export { format } from './check/format';
-export { compile, type CompileOptions, type Predicate } from './eval/compile';
+export { compile, generatedSource, type CompileOptions, type Predicate } from './eval/compile';
 export { sortItems, type SortOptions } from './eval/sort';
+export {
+  query,
+  literal,
+  PATTERN_OPERATORS,
+  WHERE_OPERATORS,
+  type OperatorsOf,
+  type ParamValue,
+  type PatternOperator,
+  type Query,
+  type WhereOperator,
+  type WhereValue,
+} from './client/index';
 export { toSql, type SqlOptions, type SqlQuery, type SqlTarget } from './sql/postgres';
 export type { ChildTable, RelationalTarget } from './sql/relational';
 export type { DocumentTarget } from './sql/document';

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import * as client from '../src/client/index';
 import * as source from '../src/index';
 import { summarize } from './support/summary';
 
@@ -68,6 +69,17 @@ describe('the built package', () => {
     const api = createRequire(import.meta.url)(built('dist/index.cjs')) as Api;
     check(api);
   });
+
+  it('has qsfilter/client, as an ES module and as CommonJS, building what the main entry checks', async () => {
+    const esm = (await import(built('dist/client.js'))) as typeof client;
+    const cjs = createRequire(import.meta.url)(built('dist/client.cjs')) as typeof client;
+    for (const api of [esm, cjs]) {
+      expect(Object.keys(api).sort()).toEqual(Object.keys(client).sort());
+      const q = api.query(api.invoices).where('totalAmount', 'gte', 100).where('customerRef.id', 'eq', 42).orderBy('postedDate', 'desc');
+      expect(q.toString()).toBe('orderBy=-postedDate&totalAmount=gte:100&customerRef.id=42');
+      expect(source.check(q.toString(), source.invoices)).toEqual({ ok: true, value: q.toFilter() });
+    }
+  });
 });
 
 describe('package.json', () => {
@@ -77,16 +89,19 @@ describe('package.json', () => {
   });
 
   it('exports types first under each condition, and every file it names exists', () => {
-    const main = pkg.exports?.['.'] as Record<string, Record<string, string>>;
-    expect(Object.keys(main).sort()).toEqual(['import', 'require']);
-    for (const [condition, target] of Object.entries(main)) {
-      // TypeScript takes the first matching condition: `types` must come before `default`.
-      expect(Object.keys(target), condition).toEqual(['types', 'default']);
-      built(target.types!);
-      built(target.default!);
+    expect(Object.keys(pkg.exports ?? {})).toContain('./client');
+    for (const entry of ['.', './client']) {
+      const main = pkg.exports?.[entry] as Record<string, Record<string, string>>;
+      expect(Object.keys(main).sort()).toEqual(['import', 'require']);
+      for (const [condition, target] of Object.entries(main)) {
+        // TypeScript takes the first matching condition: `types` must come before `default`.
+        expect(Object.keys(target), condition).toEqual(['types', 'default']);
+        built(target.types!);
+        built(target.default!);
+      }
+      expect(main.import!.types).toMatch(/\.d\.ts$/);
+      expect(main.require!.types).toMatch(/\.d\.cts$/);
     }
-    expect(main.import!.types).toMatch(/\.d\.ts$/);
-    expect(main.require!.types).toMatch(/\.d\.cts$/);
     for (const field of [pkg.main, pkg.module, pkg.types]) built(field!);
   });
 });

@@ -14,6 +14,7 @@ import { businessRoutes } from './routes/businesses';
 import { collectionRoutes } from './routes/collections';
 import { depositRoutes } from './routes/deposits';
 import { openApiRoutes } from './routes/openapi';
+import { playgroundRoute } from './routes/playground';
 import type { Store } from './store/store';
 
 /** Options of `buildApp`. */
@@ -23,14 +24,16 @@ export interface AppOptions {
   readonly logger?: boolean;
   /** Whether the store compares text case-insensitively, as /openapi.json then says; true by default, as `main.ts`. */
   readonly caseInsensitive?: boolean;
+  /** The playground page to serve at `/` (see examples/playground/build.ts); none by default. */
+  readonly playground?: string;
 }
 
 /**
  * Builds the API over a store: `GET` for every collection, `POST /Deposit`, and
- * `POST`/`DELETE` for businesses, and `GET /openapi.json`. Every error answer is an RFC
- * 9457 problem.
+ * `POST`/`DELETE` for businesses, `GET /openapi.json` (and the playground at `/` when
+ * given). Every error answer is an RFC 9457 problem.
  */
-export function buildApp({ store, logger = false, caseInsensitive = true }: AppOptions): FastifyInstance {
+export function buildApp({ store, logger = false, caseInsensitive = true, playground }: AppOptions): FastifyInstance {
   const app = Fastify({
     logger,
     routerOptions: {
@@ -79,5 +82,6 @@ export function buildApp({ store, logger = false, caseInsensitive = true }: AppO
   openApiRoutes(app, { caseInsensitive });
   depositRoutes(app, store);
   businessRoutes(app, store);
+  if (playground !== undefined) playgroundRoute(app, playground);
   return app;
 }

@@ -10,6 +10,7 @@
  * in the Postgres server of DATABASE_URL when it is set, or in memory with
  * STORE=memory.
  */
+import { buildPlayground } from '../playground/build';
 import { buildApp } from './app';
 import { sampleData } from './data/sample';
 import { EXAMPLE_REQUESTS } from './examples';
@@ -25,13 +26,14 @@ const caseInsensitive = process.env.CASE_SENSITIVE !== '1';
 
 const data = sampleData();
 const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL, caseInsensitive }, data);
-const app = buildApp({ store: opened.store, logger: process.env.LOG === '1', caseInsensitive });
+const app = buildApp({ store: opened.store, logger: process.env.LOG === '1', caseInsensitive, playground: await buildPlayground() });
 await app.listen({ port, host });
 
 const base = `http://${host}:${port}`;
 const rows = Object.values(data).reduce((n, items) => n + items.length, 0);
 console.log(`Example financial-data API on ${base}: ${rows} sample rows, text compared case-${caseInsensitive ? 'in' : ''}sensitively.`);
 console.log(`Data: ${opened.description}.`);
+console.log(`Playground: ${base}/`);
 console.log(`OpenAPI document: ${base}/openapi.json`);
 console.log('Try:');
 for (const { path, note } of EXAMPLE_REQUESTS) console.log(`  curl -s '${base}${path}'\n      # ${note}`);

@@ -24,8 +24,9 @@ export function check(input: QueryInput, schema: Schema, options?: CheckOptions)
   const builder = new FilterBuilder(schema, parsed.params);
   for (const filter of parsed.filters) {
     if (filter.param !== undefined) builder.add(filter.param);
-    else if (filter.sort !== undefined) builder.sortBy(filter.sort);
-    else builder.reject(filter.problems ?? []);
+    if (filter.problems !== undefined) builder.reject(filter.problems);
+    // A sort parameter's keys, all or the well-formed ones, are held against the schema either way.
+    if (filter.sort !== undefined) builder.sortBy(filter.sort);
   }
   return builder.result();
 }

@@ -64,8 +64,8 @@ export class FilterBuilder {
       // Parsed as a filter (by a parse that named another sort parameter): read it as the sort it is.
       this.params = withParam(this.params, param.key, param.value);
       const outcome = readSort(param.key, param.value, DEFAULT_LIMITS);
-      if (outcome.sort !== undefined) this.sortBy(outcome.sort);
-      else this.reject(outcome.problems);
+      if (outcome.problems !== undefined) this.reject(outcome.problems);
+      this.sortBy(outcome.sort ?? outcome.partial);
       return;
     }
     if (this.schema.params.has(param.key) || this.passThrough?.has(param.key) === true) {

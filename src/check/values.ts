@@ -53,7 +53,8 @@ const NUMBER_HINTS: Record<NumberProblem, string> = {
   precision: 'Integers are compared exactly only up to ±9007199254740992 (2^53); use a value in that range.',
 };
 
-const DATE_PROBLEMS: Record<DateProblem, string> = {
+/** What a date that does not read is, as a parenthesis after the message: shared with the client's TypeErrors. */
+export const DATE_PROBLEMS: Record<DateProblem, string> = {
   syntax: '',
   calendar: ' (no such day or time)',
   'offset-missing': ' (a date-time needs a time zone offset)',

@@ -3,9 +3,10 @@ import { foldCase } from '../values/case';
 import { instantOf } from '../values/date';
 import { numberFromData } from '../values/number';
 import type { CompileOptions } from './compile';
+import { idText, own } from './runtime';
 
-/** Options of `sortItems`: those of `compile`, with the same meaning (`caseInsensitive` orders by folded text). */
-export type SortOptions = CompileOptions;
+/** Options of `sortItems`: `caseInsensitive` of `compile`, with the same meaning (text is ordered by its folded form). */
+export type SortOptions = Pick<CompileOptions, 'caseInsensitive'>;
 
 /**
  * Returns a new array of the items in the order the filter's sort asks for (SPEC §9),
@@ -14,7 +15,8 @@ export type SortOptions = CompileOptions;
  * `caseInsensitive`). A missing, null or mistyped value sorts last whatever the
  * direction. Items with equal keys keep their input order. With no sort, a copy.
  *
- * Each item's keys are read once (own properties only, as `compile` reads them), so an
+ * Each item's keys are read once (own properties only, as `compile` reads them: an
+ * inherited property or getter is never read), so an
  * item costs one read per key, and the comparisons none. Never throws on data.
  */
 export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort'>, options?: SortOptions): T[] {
@@ -48,9 +50,9 @@ function compareKeys(a: Key, b: Key, sign: number): number {
 
 /** The key of one item for one sort field, as the filters read values (SPEC §5). */
 function sortKey(item: unknown, field: SortField, fold: boolean): Key {
-  let value: unknown;
+  let value: unknown = item;
   try {
-    value = readOwn(item, field.path);
+    for (const name of field.path) value = own(value, name);
   } catch {
     // A throwing getter or proxy: the value cannot be read, so it is missing.
     return undefined;
@@ -65,20 +67,10 @@ function sortKey(item: unknown, field: SortField, fold: boolean): Key {
     case 'string':
       return typeof value === 'string' ? (fold ? foldCase(value) : value) : undefined;
     case 'id': {
-      const text = typeof value === 'string' ? value : typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
+      const text = idText(value);
       return text !== undefined && fold ? foldCase(text) : text;
     }
   }
-}
-
-/** The value at a path of own properties, or `undefined`: an inherited property (or getter) is never read. */
-function readOwn(item: unknown, path: readonly string[]): unknown {
-  let current = item;
-  for (const name of path) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, name)) return undefined;
-    current = (current as Record<string, unknown>)[name];
-  }
-  return current;
 }
 
 /**

@@ -49,7 +49,12 @@ export function formatValue(clauses: readonly PrintableClause[]): string {
 
 const OPERATOR_PREFIX = /^(?:gte|gt|lte|lt):/;
 
-function formatClause({ operator, operand }: PrintableClause): string {
+/**
+ * Prints one clause as decoded value text: the operator prefix, then the operand quoted
+ * and escaped only where it must be. The one operand writer: `format` prints every
+ * clause with it, and the client's `literal` is its equality clause.
+ */
+export function formatClause({ operator, operand }: PrintableClause): string {
   const prefix = operator === 'eq' ? '' : `${operator}:`;
   const segments = operand.type === 'Literal' ? [operand.value] : operand.segments;
   const first = segments[0]!;

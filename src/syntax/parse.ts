@@ -31,7 +31,7 @@ export interface ParsedParam {
   readonly value: string;
   /** Set when a filter parameter parsed without problems. */
   param?: Param;
-  /** Set when the sort parameter parsed without problems. */
+  /** Set for the sort parameter: all its keys, or with `problems` the well-formed ones. */
   sort?: Sort;
   /** Set when it did not. */
   problems?: Diagnostic[];
@@ -55,7 +55,7 @@ export function parse(input: QueryInput, options?: ParseOptions): Result<FilterA
   let sort: Sort | undefined;
   for (const f of parsed.filters) {
     if (f.param !== undefined) filters.push(f.param);
-    else sort = f.sort;
+    else if (f.sort !== undefined) sort = f.sort;
   }
   const ast: FilterAst = { type: 'Query', filters, params: parsed.params };
   return { ok: true, value: sort === undefined ? ast : { ...ast, sort } };
@@ -91,8 +91,9 @@ export function parseParams(input: QueryInput, limitOverrides?: Partial<Limits>,
       if (sorted) entry.problems = [repeatedSort(raw.key, value)];
       else {
         const outcome = readSort(raw.key, value, limits);
-        if (outcome.sort !== undefined) entry.sort = outcome.sort;
-        else entry.problems = outcome.problems;
+        // With problems, the well-formed keys come along, for check to hold against the schema.
+        entry.sort = outcome.sort ?? outcome.partial;
+        if (outcome.problems !== undefined) entry.problems = outcome.problems;
       }
       sorted = true;
       continue;

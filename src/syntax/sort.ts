@@ -1,11 +1,17 @@
 import { diagnostic, quote, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
 import type { Limits } from '../input/limits';
 import type { Sort, SortKey } from './ast';
-import { filterParser, filterSortLexer } from './parser';
+import { filterParser, filterSortLexer, pathOf } from './parser';
 import { PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
 
-/** The outcome of reading one sort parameter: its node, or every problem of it. */
-export type SortOutcome = { readonly sort: Sort; readonly problems?: undefined } | { readonly sort?: undefined; readonly problems: Diagnostic[] };
+/**
+ * The outcome of reading one sort parameter: its node, or every problem of it and the
+ * node of the keys that are well-formed (`partial`), which a validator can still check
+ * against a schema, so that all problems of the parameter come out at once.
+ */
+export type SortOutcome =
+  | { readonly sort: Sort; readonly problems?: undefined; readonly partial?: undefined }
+  | { readonly sort?: undefined; readonly problems: Diagnostic[]; readonly partial: Sort };
 
 /**
  * Reads the value of the sort parameter (SPEC §9): sort keys joined by `,`, each a path
@@ -15,6 +21,7 @@ export type SortOutcome = { readonly sort: Sort; readonly problems?: undefined }
  */
 export function readSort(key: string, value: string, limits: Limits): SortOutcome {
   const where: Location = { param: key, in: 'value', text: value };
+  const pieces = value.split(',');
   const problems: Diagnostic[] = [];
   let keys: readonly SortKey[] | undefined;
   const lexed = filterSortLexer().tokenize(value);
@@ -25,31 +32,31 @@ export function readSort(key: string, value: string, limits: Limits): SortOutcom
   }
   if (keys === undefined) {
     // Only a value that did not parse is split by hand, to say what is wrong with each key.
+    const good: SortKey[] = [];
     let start = 0;
-    for (const piece of value.split(',')) {
+    for (const piece of pieces) {
       const problem = explainKey(piece, start, where, value === '');
       if (problem !== undefined) problems.push(problem);
+      else good.push(sortKeyOf(piece, start));
       start += piece.length + 1;
     }
     if (problems.length === 0) {
       // Every value that does not parse has a key that explains why; this is a safety net.
       problems.push(diagnostic('INVALID_SORT', `Parameter ${quote(key)} is not a list of sort keys.`, where, { start: 0, end: value.length }, SORT_HINT));
     }
-    return { problems };
+    keys = good;
   }
-  if (keys.length > limits.maxClauses) {
-    const first = keys[limits.maxClauses]!;
-    return {
-      problems: [
-        diagnostic(
-          'LIMIT_EXCEEDED',
-          `Parameter ${quote(key)} has more than ${limits.maxClauses} sort keys.`,
-          where,
-          { start: first.span.start, end: value.length },
-          `Sort by at most ${limits.maxClauses} fields: the first key decides the order, the next ones only break ties.`,
-        ),
-      ],
-    };
+  if (pieces.length > limits.maxClauses) {
+    // Past the limit, no key goes further.
+    const cut = pieces.slice(0, limits.maxClauses).join(',').length;
+    const limit = diagnostic(
+      'LIMIT_EXCEEDED',
+      `Parameter ${quote(key)} has more than ${limits.maxClauses} sort keys.`,
+      where,
+      { start: cut + 1, end: value.length },
+      `Sort by at most ${limits.maxClauses} fields: the first key decides the order, the next ones only break ties.`,
+    );
+    return { problems: [limit], partial: { type: 'Sort', key, value, keys: [] } };
   }
   const seen = new Set<string>();
   for (const sortKey of keys) {
@@ -79,7 +86,23 @@ export function readSort(key: string, value: string, limits: Limits): SortOutcom
     }
     seen.add(path);
   }
-  return problems.length > 0 ? { problems } : { sort: { type: 'Sort', key, value, keys } };
+  const sort: Sort = { type: 'Sort', key, value, keys };
+  if (problems.length === 0) return { sort };
+  // The keys without a problem of their own can still be checked against a schema.
+  const fine = keys.filter((k) => !problems.some((p) => p.span!.start >= k.span.start && p.span!.start < k.span.end));
+  return { problems, partial: { ...sort, keys: fine } };
+}
+
+/** The node of a well-formed key (`-?path`) that starts at `start` in the value. */
+function sortKeyOf(piece: string, start: number): SortKey {
+  const descending = piece.startsWith('-');
+  const offset = descending ? 1 : 0;
+  return {
+    type: 'SortKey',
+    path: pathOf(piece.slice(offset), piece.length - offset, start + offset),
+    direction: descending ? 'desc' : 'asc',
+    span: { start, end: start + piece.length },
+  };
 }
 
 /** A sort key spelled with a word for its direction: `x desc`, `x:asc`. */

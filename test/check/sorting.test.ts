@@ -111,6 +111,16 @@ describe('INVALID_SORT', () => {
     expectDiagnostic('INVALID_SORT', row);
   });
 
+  it('holds the well-formed keys of a sort with a bad key against the schema too: every problem at once', () => {
+    const errors = rejected(`${base}&orderBy=+totalAmount,memo,issueDat,-constructor`, schema);
+    expect(errors.map((d) => [d.code, d.text?.slice(d.span!.start, d.span!.end)])).toEqual([
+      ['INVALID_SORT', ' totalAmount'],
+      ['INVALID_PATH', 'constructor'],
+      ['NOT_SORTABLE', 'memo'],
+      ['UNKNOWN_FIELD', 'issueDat'],
+    ]);
+  });
+
   it('refuses a second sort parameter', () => {
     expect(rejected(`${base}&orderBy=issueDate&orderBy=totalAmount`, schema).map((d) => [d.code, d.param, d.text])).toEqual([
       ['INVALID_SORT', 'orderBy', 'totalAmount'],

@@ -3,11 +3,15 @@ import { check, compile, defineSchema } from '../../src/index';
 
 const schema = defineSchema({ fields: { name: 'string' } });
 
+/** The names both evaluators accept; they must agree. */
 function matches(query: string, names: string[]): string[] {
   const filter = check(query, schema);
   if (!filter.ok) throw new Error(JSON.stringify(filter.errors));
-  const predicate = compile(filter.value, { caseInsensitive: true });
-  return names.filter((name) => predicate({ name }));
+  const generated = compile(filter.value, { caseInsensitive: true });
+  const closures = compile(filter.value, { caseInsensitive: true, codegen: false });
+  const accepted = names.filter((name) => generated({ name }));
+  expect(names.filter((name) => closures({ name }))).toEqual(accepted);
+  return accepted;
 }
 
 describe('compile with caseInsensitive folds each code point on its own (foldCase)', () => {

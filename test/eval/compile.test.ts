@@ -12,20 +12,28 @@ const schema = defineSchema({
   },
 });
 
+/** Both evaluators, which must mean the same (SPEC §13): every table runs against each. */
+const EVALUATORS = [
+  ['generated', { codegen: true }],
+  ['closures', { codegen: false }],
+] as const;
+
 function predicate(query: string, options?: CompileOptions): (item: unknown) => boolean {
   const result = check(query, schema);
   if (!result.ok) throw new Error(`${query}: ${JSON.stringify(result.errors)}`);
   return compile(result.value, options);
 }
 
-/** Rows of [what, item, matches?]: each asserted against one query. */
+/** Rows of [what, item, matches?]: each asserted against one query, by each evaluator. */
 type Row = [string, unknown, boolean];
 
 function table(query: string, rows: Row[], options?: CompileOptions): void {
-  const matches = predicate(query, options);
-  it.each(rows)(`${query}: %s`, (_what, item, expected) => {
-    expect(matches(item)).toBe(expected);
-  });
+  for (const [name, evaluator] of EVALUATORS) {
+    const matches = predicate(query, { ...options, ...evaluator });
+    it.each(rows)(`${query} (${name}): %s`, (_what, item, expected) => {
+      expect(matches(item)).toBe(expected);
+    });
+  }
 }
 
 describe('missing, null and mistyped values never match', () => {
@@ -168,41 +176,136 @@ describe('child arrays: one parameter, one element; separate parameters, separat
 });
 
 describe('filters with no conditions, and contradictions', () => {
-  it('matches everything with no conditions', () => {
-    const all = predicate('');
+  it.each(EVALUATORS)('matches everything with no conditions (%s)', (_name, evaluator) => {
+    const all = predicate('', evaluator);
     for (const item of [{}, null, 5, { amount: 1 }]) expect(all(item)).toBe(true);
   });
   table('amount=gt:5;lt:5', [['nothing', { amount: 5 }, false]]);
   table('amount=gte:5;lte:5', [['exactly 5', { amount: 5 }, true]]);
+  table('amount=gt:0;lt:5e-324', [['no double between', { amount: 0 }, false], ['nor at the top', { amount: 5e-324 }, false]]);
+  table('amount=gt:-5e-324;lt:5e-324', [['zero, the only double between', { amount: 0 }, true], ['-0 too', { amount: -0 }, true]]);
+  table('amount=gt:1.7976931348623157e308', [['nothing above the largest double', { amount: Infinity }, false]]);
   table('name=a;b', [['two different equalities: nothing', { name: 'a' }, false]]);
+  table('name=a;a', [['the same equality twice', { name: 'a' }, true]]);
   table('day=gt:2023-01-09;lt:2023-01-10', [['the empty gap between two days', { day: '2023-01-10T00:00:00Z' }, false]]);
 });
 
-describe('only own properties, at every step', () => {
+describe.each(EVALUATORS)('only own properties, at every step (%s)', (_name, evaluator) => {
   afterEach(() => {
     delete (Object.prototype as Record<string, unknown>).amount;
     delete (Array.prototype as unknown as Record<number, unknown>)[0];
   });
 
   it('ignores inherited values, on the item and inside refs', () => {
-    expect(predicate('amount=5')(Object.create({ amount: 5 }))).toBe(false);
-    expect(predicate('customerRef.id=1')({ customerRef: Object.create({ id: 1 }) })).toBe(false);
+    expect(predicate('amount=5', evaluator)(Object.create({ amount: 5 }))).toBe(false);
+    expect(predicate('customerRef.id=1', evaluator)({ customerRef: Object.create({ id: 1 }) })).toBe(false);
   });
 
   it('ignores a polluted Object.prototype', () => {
-    const matches = predicate('amount=5');
+    const matches = predicate('amount=5', evaluator);
     (Object.prototype as Record<string, unknown>).amount = 5;
     expect(matches({})).toBe(false);
+    expect(matches({ amount: 5 })).toBe(true);
   });
 
   it('ignores a polluted Array.prototype behind a hole', () => {
-    const matches = predicate('lines.amount=5');
+    const matches = predicate('lines.amount=5', evaluator);
     (Array.prototype as unknown as Record<number, unknown>)[0] = { amount: 5 };
     expect(matches({ lines: new Array(1) })).toBe(false);
+    expect(matches({ lines: [{ amount: 5 }] })).toBe(true);
   });
 
   it('reads an own "__proto__" key as an ordinary property, never as the prototype', () => {
     const item = JSON.parse('{"__proto__": {"amount": 5}}') as unknown;
-    expect(predicate('amount=5')(item)).toBe(false);
+    expect(predicate('amount=5', evaluator)(item)).toBe(false);
+  });
+
+  it('never calls a getter on a prototype (issue 14)', () => {
+    let calls = 0;
+    class Vendor {
+      get name(): string {
+        calls++;
+        return 'Acme';
+      }
+      get amount(): number {
+        calls++;
+        return 5;
+      }
+    }
+    for (const query of ['name=Acme', 'name=%25cm%25', 'amount=5', 'lines.amount=5', 'customerRef.id=5']) {
+      const matches = predicate(query, evaluator);
+      expect(matches(new Vendor())).toBe(false);
+      expect(matches({ lines: [new Vendor()], customerRef: Object.create(Vendor.prototype) })).toBe(false);
+    }
+    expect(calls).toBe(0);
+  });
+
+  it('calls an own getter, which is an own property', () => {
+    const item = Object.defineProperty({}, 'amount', { enumerable: true, get: () => 5 });
+    expect(predicate('amount=5', evaluator)(item)).toBe(true);
+  });
+
+  it('fails only the element whose read throws, not the item (issue 14)', () => {
+    const throwing = Object.defineProperty({}, 'amount', { get: () => { throw new Error('read'); } });
+    const matches = predicate('lines.amount=5', evaluator);
+    expect(matches({ lines: [throwing, { amount: 5 }] })).toBe(true);
+    expect(matches({ lines: [{ amount: 5 }, throwing] })).toBe(true);
+    expect(matches({ lines: [throwing] })).toBe(false);
+    const elementThrows = Object.defineProperty([{ amount: 1 }, { amount: 5 }], 0, { get: () => { throw new Error('element'); } });
+    expect(matches({ lines: elementThrows })).toBe(true);
+    // A throwing read outside any element is the item's: it does not match.
+    const itemThrows = Object.defineProperty({ lines: [{ amount: 5 }] }, 'name', { get: () => { throw new Error('item'); } });
+    expect(predicate('lines.amount=5&name=a', evaluator)(itemThrows)).toBe(false);
+  });
+});
+
+describe.each(EVALUATORS)('child arrays: the work is bounded by the elements that exist (%s)', (_name, evaluator) => {
+  const LENGTH = 2 ** 32 - 1;
+
+  it('finds the elements of an array of length 2^32 - 1, the last index included', () => {
+    const matches = predicate('lines.amount=5', evaluator);
+    const lines: unknown[] = new Array(LENGTH);
+    lines[3] = { amount: 4 };
+    lines[LENGTH - 1] = { amount: 5 };
+    expect(matches({ lines })).toBe(true);
+    lines[LENGTH - 1] = { amount: 6 };
+    expect(matches({ lines })).toBe(false);
+  });
+
+  it('looks at a few indexes only, not at every hole', () => {
+    const lines: unknown[] = new Array(LENGTH);
+    lines[1_000_000] = { amount: 5 };
+    let reads = 0;
+    const counted = new Proxy(lines, {
+      get: (target, key, receiver) => {
+        reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    expect(predicate('lines.amount=5', evaluator)({ lines: counted })).toBe(true);
+    expect(reads).toBeLessThan(200);
+  });
+
+  it('stops, without an answer from it, at a sparse proxy that cannot list its keys', () => {
+    let reads = 0;
+    const lines = new Proxy(new Array<unknown>(LENGTH), {
+      get: (target, key, receiver) => {
+        reads++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+      ownKeys: () => {
+        throw new Error('ownKeys');
+      },
+    });
+    expect(predicate('lines.amount=5', evaluator)({ lines })).toBe(false);
+    expect(reads).toBeLessThan(200);
+  });
+
+  it('does not confuse other own keys of an array with elements', () => {
+    const lines: unknown[] = new Array(1000);
+    Object.assign(lines, { x: { amount: 5 }, '01': { amount: 5 }, '-1': { amount: 5 } });
+    expect(predicate('lines.amount=5', evaluator)({ lines })).toBe(false);
+    lines[999] = { amount: 5 };
+    expect(predicate('lines.amount=5', evaluator)({ lines })).toBe(true);
   });
 });

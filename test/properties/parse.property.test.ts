@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quote } from '../../src/diagnostics/diagnostic';
+import { encodeComponent } from '../../src/syntax/format';
 import {
   DIAGNOSTIC_CODES,
-  encodeComponent,
   format,
   OPERATORS,
   parse,

@@ -8,7 +8,8 @@ import { writeJson } from './support/json';
 
 /**
  * SQL agrees with the evaluator on a real Postgres (PGlite): for generated data and
- * filters, the ids `toSql` selects are exactly the ids `compile` accepts, on a
+ * filters, the ids `toSql` selects are exactly the ids `compile` accepts (both its
+ * generated code and its closures), on a
  * relational layout (well-typed data) and on a document layout (awkward data, compiled
  * on the JSON-parsed documents). Many filters run per loaded data set, in one statement.
  */
@@ -49,7 +50,10 @@ async function agree(items: readonly unknown[], ids: readonly number[], from: st
   );
   filters.forEach(({ source, filter }, i) => {
     const predicate = compile(filter, { caseInsensitive: source.caseInsensitive });
+    const closures = compile(filter, { caseInsensitive: source.caseInsensitive, codegen: false });
     const accepted = ids.filter((_, j) => predicate(items[j]));
+    // The closure evaluator accepts the same items as the generated code.
+    expect(ids.filter((_, j) => closures(items[j]))).toEqual(accepted);
     if (selected[i]!.join() !== accepted.join()) {
       const differing = [...new Set([...selected[i]!, ...accepted])].filter((id) => selected[i]!.includes(id) !== accepted.includes(id));
       expect.fail(

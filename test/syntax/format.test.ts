@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeComponent, format, parse, type Clause, type FilterAst, type Operator, type Param, type PassThroughParams } from '../../src/index';
+import { format, parse, type Clause, type FilterAst, type Operator, type Param, type PassThroughParams } from '../../src/index';
+import { encodeComponent } from '../../src/syntax/format';
 import { summarize } from '../support/summary';
 
 const NO_SPAN = { start: 0, end: 0 };
@@ -75,6 +76,7 @@ describe('format: canonical query strings', () => {
   });
 });
 
+// Internal since the client builder: percent-encoding a value is not writing an operand (see literal).
 describe('encodeComponent', () => {
   it.each([
     ['Acme', 'Acme'],

@@ -1,0 +1,268 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/**
+ * The playground's script, bundled into the page by `build.ts`. It checks the query as
+ * it is typed with the schemas the example server checks with (so what it accepts, the
+ * server accepts), shows every diagnostic as the CLI renders it, explains the filter
+ * with the CLI's words, prints its canonical form, and fetches the matching rows from
+ * the server that serves the page. The form builds the same query with `query()`.
+ */
+import { check, format, formatDiagnostic, query, type Diagnostic, type Field, type Filter, type Schema } from 'qsfilter';
+import { explain, explainOrder } from '../../src/cli/explain';
+import { collections, type Resource } from '../server/resources';
+
+/** The connection the sample data holds most of: a data collection needs one. */
+const CONNECTION = { businessName: 'Acme & Sons', serviceName: 'quickbooks' };
+
+/** A query to start from, per collection: the connection, and a filter worth seeing. */
+const STARTERS: Partial<Record<Resource, string>> = {
+  invoices: 'totalAmount=gte:100;lte:2000&orderBy=-totalAmount&limit=5',
+  vendors: 'vendorName=%25acme%25',
+  balanceSheets: 'reportFrequency=month&value=gt:10000&limit=5',
+  bills: 'status=open&orderBy=dueDate&limit=5',
+  deposits: 'memo=%25cash%25',
+  connections: 'syncTime=gt:3600',
+};
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className !== undefined) node.className = className;
+  return node;
+};
+
+const resourceSelect = $<HTMLSelectElement>('resource');
+const input = $<HTMLInputElement>('query');
+const status = $('status');
+const diagnosticsBox = $('diagnostics');
+const explanation = $('explanation');
+const canonical = $('canonical');
+const rows = $('rows');
+const form = $('form');
+
+function schema(): Schema {
+  return collections[resourceSelect.value as Resource];
+}
+
+function needsConnection(s: Schema): boolean {
+  return s.requestParams.get('businessName')?.required === true;
+}
+
+function starter(resource: Resource): string {
+  const s = collections[resource];
+  const connection = needsConnection(s) ? `businessName=${encodeURIComponent(CONNECTION.businessName)}&serviceName=${CONNECTION.serviceName}` : '';
+  return [connection, STARTERS[resource] ?? ''].filter((part) => part !== '').join('&');
+}
+
+// ---------------------------------------------------------------- typed query → diagnostics, words, rows
+
+let latest = 0;
+
+async function update(): Promise<void> {
+  const run = ++latest;
+  const result = check(input.value, schema());
+  diagnosticsBox.replaceChildren();
+  explanation.replaceChildren();
+  canonical.replaceChildren();
+  if (!result.ok) {
+    status.textContent = `${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}: the server would answer 400.`;
+    status.className = 'bad';
+    diagnosticsBox.append(...result.errors.map(renderDiagnostic));
+    rows.replaceChildren(el('p', 'Fix the query to see the rows it selects.', 'muted'));
+    return;
+  }
+  status.textContent = 'Valid: this is what the server will do.';
+  status.className = 'good';
+  showFilter(result.value);
+  const path = `/${resourceSelect.value}${canonical.textContent === '' ? '' : `?${canonical.textContent}`}`;
+  rows.replaceChildren(el('p', `GET ${path} …`, 'muted'));
+  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  const body = (await response.json()) as { data?: Record<string, unknown>[]; pagination?: { count: number; offset: number }; errors?: Diagnostic[] };
+  if (run !== latest) return; // a newer query is on its way
+  if (!response.ok) {
+    rows.replaceChildren(el('p', `The server answered ${response.status}.`, 'bad'), ...(body.errors ?? []).map(renderDiagnostic));
+    return;
+  }
+  renderRows(path, body.data ?? [], body.pagination);
+}
+
+function showFilter(filter: Filter): void {
+  const sentences = [...explain(filter), ...explainOrder(filter)];
+  if (filter.conditions.length === 0) sentences.unshift('Every item matches (no filter).');
+  explanation.append(...sentences.map((s) => el('li', s)));
+  canonical.textContent = format(filter);
+}
+
+/** A diagnostic as the CLI prints it (caret under the span, then the hint), its parts styled. */
+function renderDiagnostic(d: Diagnostic): HTMLElement {
+  // Private-use marks around the styled parts; each part becomes its own text node.
+  const text = formatDiagnostic(d, { style: { code: (t) => `\uE000c${t}\uE001`, caret: (t) => `\uE000a${t}\uE001`, hint: (t) => `\uE000h${t}\uE001` } });
+  const pre = el('pre', undefined, 'diagnostic');
+  for (const part of text.split(/(\uE000[cah][^\uE001]*\uE001)/)) {
+    if (part.startsWith('\uE000')) pre.append(el('span', part.slice(2, -1), { c: 'code', a: 'caret', h: 'hint' }[part[1]!]));
+    else if (part !== '') pre.append(part);
+  }
+  return pre;
+}
+
+function renderRows(path: string, data: readonly Record<string, unknown>[], pagination: { count: number; offset: number } | undefined): void {
+  const count = pagination?.count ?? data.length;
+  const summary = el('p', `GET ${path} → ${count} match${count === 1 ? '' : 'es'}${data.length < count ? `, ${data.length} on this page` : ''}.`, 'muted');
+  if (data.length === 0) {
+    rows.replaceChildren(summary);
+    return;
+  }
+  const columns = [...new Set(data.flatMap((item) => Object.keys(item)))].filter((c) => c !== 'businessName' && c !== 'serviceName');
+  const table = el('table');
+  const head = el('tr');
+  head.append(...columns.map((c) => el('th', c)));
+  table.append(head);
+  for (const item of data) {
+    const tr = el('tr');
+    tr.append(...columns.map((c) => el('td', cell(item[c]))));
+    table.append(tr);
+  }
+  rows.replaceChildren(summary, table);
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return Array.isArray(value) ? `${value.length} item${value.length === 1 ? '' : 's'}` : JSON.stringify(value);
+  return String(value);
+}
+
+// ---------------------------------------------------------------- the form: the same query, built with query()
+
+const OPERATORS: Record<Field['type'], readonly string[]> = {
+  number: ['eq', 'gt', 'gte', 'lt', 'lte'],
+  date: ['eq', 'gt', 'gte', 'lt', 'lte'],
+  string: ['eq', 'contains', 'startsWith', 'endsWith'],
+  id: ['eq', 'contains', 'startsWith', 'endsWith'],
+};
+
+function select(name: string, options: readonly string[], value?: string): HTMLSelectElement {
+  const s = el('select');
+  s.name = name;
+  s.append(...options.map((o) => Object.assign(el('option', o), { value: o })));
+  if (value !== undefined) s.value = value;
+  return s;
+}
+
+function textInput(name: string, placeholder: string, value = ''): HTMLInputElement {
+  const i = el('input');
+  Object.assign(i, { name, placeholder, value, type: 'text' });
+  return i;
+}
+
+/** Lays the form out for the chosen collection: conditions, sort, page and request parameters. */
+function buildForm(): void {
+  const s = schema();
+  const filterable = [...s.fields.values()].filter((f) => f.removed === undefined);
+  const sortable = [...s.fields.values()].filter((f) => f.sortable).map((f) => f.path);
+  const conditions = el('div');
+  conditions.id = 'conditions';
+  const addCondition = (): void => {
+    const row = el('div', undefined, 'condition');
+    const path = select('path', filterable.map((f) => f.path));
+    const operator = select('operator', []);
+    const refill = (): void => {
+      const type = s.fields.get(path.value)!.type;
+      operator.replaceChildren(...OPERATORS[type].map((o) => Object.assign(el('option', o), { value: o })));
+      value.placeholder = type === 'date' ? '2023-01-09' : type === 'number' ? '100' : 'text';
+    };
+    const value = textInput('value', '');
+    path.addEventListener('change', refill);
+    const remove = el('button', '×');
+    remove.type = 'button';
+    remove.title = 'Remove this condition';
+    remove.addEventListener('click', () => {
+      row.remove();
+      fromForm();
+    });
+    row.append(path, operator, value, remove);
+    refill();
+    conditions.append(row);
+  };
+  const add = el('button', '+ condition');
+  add.type = 'button';
+  add.id = 'add-condition';
+  add.addEventListener('click', addCondition);
+  const params = [...s.requestParams.values()].map((p) => {
+    const label = el('label', `${p.name}${p.required ? ' (required)' : ''} `);
+    label.append(textInput(`param:${p.name}`, p.type ?? 'string', (CONNECTION as Record<string, string>)[p.name] ?? ''));
+    return label;
+  });
+  const order = el('label', 'sort by ');
+  order.append(select('orderBy', ['', ...sortable]), select('direction', ['asc', 'desc']));
+  const limit = el('label', 'limit ');
+  limit.append(textInput('limit', String(s.paging?.defaultLimit ?? '')));
+  form.replaceChildren(conditions, add, el('div', undefined, 'params'), order, limit, el('p', undefined, 'form-error'));
+  form.querySelector('.params')!.append(...params);
+  if (sortable.length === 0) order.hidden = true;
+  if (s.paging === undefined) limit.hidden = true;
+}
+
+/** Builds the query from the form with the typed builder, and shows it like a typed one. */
+function fromForm(): void {
+  const s = schema();
+  const error = form.querySelector('.form-error')!;
+  error.textContent = '';
+  // The form's values are text: each is given to the builder as the type its field takes.
+  type Loose = { where(p: string, o: string, v: unknown): Loose; orderBy(p: string, d: string): Loose; limit(n: unknown): Loose; param(n: string, v: unknown): Loose; toString(): string };
+  try {
+    let q = query(s) as unknown as Loose;
+    for (const row of form.querySelectorAll<HTMLElement>('.condition')) {
+      const [path, operator, value] = ['path', 'operator', 'value'].map((n) => row.querySelector<HTMLInputElement>(`[name="${n}"]`)!.value);
+      if (value === '') continue;
+      const type = s.fields.get(path!)!.type;
+      q = q.where(path!, operator!, type === 'number' ? Number(value) : value);
+    }
+    for (const p of s.requestParams.values()) {
+      const value = form.querySelector<HTMLInputElement>(`[name="param:${p.name}"]`)!.value;
+      if (value !== '') q = q.param(p.name, p.type === 'number' ? Number(value) : value);
+    }
+    const orderBy = form.querySelector<HTMLSelectElement>('[name="orderBy"]')!.value;
+    if (orderBy !== '') q = q.orderBy(orderBy, form.querySelector<HTMLSelectElement>('[name="direction"]')!.value);
+    const limit = form.querySelector<HTMLInputElement>('[name="limit"]')!.value;
+    if (limit !== '' && s.paging !== undefined) q = q.limit(Number(limit));
+    input.value = q.toString();
+    void update();
+  } catch (e) {
+    // The builder refuses what the types would have: here, a value typed into the form.
+    if (!(e instanceof TypeError)) throw e;
+    error.textContent = e.message;
+  }
+}
+
+// ---------------------------------------------------------------- wiring
+
+resourceSelect.append(...Object.keys(collections).map((name) => Object.assign(el('option', name), { value: name })));
+resourceSelect.value = 'invoices';
+
+function setMode(mode: 'type' | 'form'): void {
+  document.body.dataset.mode = mode;
+  for (const b of document.querySelectorAll<HTMLButtonElement>('[data-mode]')) b.setAttribute('aria-pressed', String(b.dataset.mode === mode));
+  input.readOnly = mode === 'form';
+  if (mode === 'form') fromForm();
+}
+
+let timer: ReturnType<typeof setTimeout> | undefined;
+input.addEventListener('input', () => {
+  clearTimeout(timer);
+  timer = setTimeout(() => void update(), 120);
+});
+resourceSelect.addEventListener('change', () => {
+  input.value = starter(resourceSelect.value as Resource);
+  buildForm();
+  if (document.body.dataset.mode === 'form') fromForm();
+  else void update();
+});
+form.addEventListener('input', fromForm);
+form.addEventListener('change', fromForm);
+for (const b of document.querySelectorAll<HTMLButtonElement>('[data-mode]')) b.addEventListener('click', () => setMode(b.dataset.mode as 'type' | 'form'));
+
+input.value = starter('invoices');
+buildForm();
+setMode('type');
+void update();

@@ -1,0 +1,33 @@
+/**
+ * Takes the README's screenshots of the playground: the example server on the sample
+ * data, the page in Debian's chromium, a good query and a bad one.
+ *
+ * Run with `npx tsx examples/playground/screenshot.ts` (after `npm run build`).
+ */
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../server/app';
+import { sampleData } from '../server/data/sample';
+import { openStore } from '../server/store/open';
+import { launchChromium } from './browser';
+import { buildPlayground } from './build';
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+const opened = await openStore({ store: 'memory', caseInsensitive: true }, sampleData());
+const app = buildApp({ store: opened.store, playground: await buildPlayground() });
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const chromium = await launchChromium({ width: 1100, height: 760 });
+try {
+  const page = await chromium.context.newPage();
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#rows table');
+  await page.screenshot({ path: here('./screenshot.png') });
+  await page.fill('#query', 'businessName=Acme%20%26%20Sons&serviceName=quickbooks&totalAmount=GTE:100&vendorNme=%acme%');
+  await page.waitForSelector('pre.diagnostic');
+  await page.screenshot({ path: here('./screenshot-diagnostics.png'), clip: { x: 0, y: 0, width: 1100, height: 560 } });
+  console.log(`wrote ${here('./screenshot.png')} and ${here('./screenshot-diagnostics.png')}`);
+} finally {
+  await chromium.close();
+  await app.close();
+  await opened.close();
+}

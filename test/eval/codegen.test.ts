@@ -1,0 +1,168 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { check, compile, generatedSource, type Filter } from '../../src/index';
+import { invoices } from '../support/invoices';
+
+function filterOf(query: string): Filter {
+  const result = check(query, invoices);
+  if (!result.ok) throw new Error(`${query}: ${JSON.stringify(result.errors)}`);
+  return result.value;
+}
+
+describe('generatedSource: the code compile generates, printable', () => {
+  it('prints readable source: the helpers, then per filter its values as constants, then the predicate', () => {
+    const source = generatedSource(filterOf('totalAmount=gte:100;lt:200&customerRef.id=42'));
+    expect(source).toBe(
+      [
+        '"use strict";',
+        'const { OBJECT_PROTOTYPE, ARRAY_PROTOTYPE, getPrototypeOf, hasOwn, isArray, numberOf, idText, instantOf, foldCase, matchSegments, someExisting, HOLE_SLACK } = h;',
+        'return function bind(v) {',
+        '  const v0 = v[0], v1 = v[1], v2 = v[2], v3 = v[3];',
+        '  return function matches(item) {',
+        '    try {',
+        '      if (typeof item !== "object" || item === null) return false;',
+        '      { // condition 0: number, 1 name(s), range',
+        '        let x;',
+        '        if ("totalAmount" in item) {',
+        '          const p = getPrototypeOf(item);',
+        '          if ((p === OBJECT_PROTOTYPE ? !("totalAmount" in OBJECT_PROTOTYPE) : p === null) || hasOwn(item, "totalAmount")) x = item["totalAmount"];',
+        '        }',
+        '        const n = typeof x === "number" ? x : numberOf(x);',
+        '        if (!(n >= v0 && n <= v1)) return false;',
+        '      }',
+        '      { // condition 1: id, 2 name(s), equal',
+        '        let o0;',
+        '        if ("customerRef" in item) {',
+        '          const p = getPrototypeOf(item);',
+        '          if ((p === OBJECT_PROTOTYPE ? !("customerRef" in OBJECT_PROTOTYPE) : p === null) || hasOwn(item, "customerRef")) o0 = item["customerRef"];',
+        '        }',
+        '        if (typeof o0 !== "object" || o0 === null) return false;',
+        '        let x;',
+        '        if ("id" in o0) {',
+        '          const p = getPrototypeOf(o0);',
+        '          if ((p === OBJECT_PROTOTYPE ? !("id" in OBJECT_PROTOTYPE) : p === null) || hasOwn(o0, "id")) x = o0["id"];',
+        '        }',
+        '        if (!(x === v2 || x === v3)) return false;',
+        '      }',
+        '      return true;',
+        '    } catch {',
+        '      // Only a getter or a proxy in the data can throw; such an item does not match.',
+        '      return false;',
+        '    }',
+        '  };',
+        '};',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('is the same source for the same shape, whatever the values', () => {
+    const a = generatedSource(filterOf('totalAmount=gt:1&lines.description=%25fee%25'));
+    expect(generatedSource(filterOf('totalAmount=lte:99.5&lines.description=%25travel%25'))).toBe(a);
+    // Another shape is another source: a prefix instead of "contains", folded case.
+    expect(generatedSource(filterOf('totalAmount=gt:1&lines.description=fee%25'))).not.toBe(a);
+    expect(generatedSource(filterOf('totalAmount=gt:1&lines.description=%25fee%25'), { caseInsensitive: true })).not.toBe(a);
+  });
+
+  it('has one form for an empty filter: everything matches', () => {
+    expect(generatedSource(filterOf(''))).toContain('return true;');
+    expect(compile(filterOf(''))(null)).toBe(true);
+  });
+});
+
+describe('conditions run cheapest first', () => {
+  it('puts scalar comparisons before text scans, and both before child-array scans', () => {
+    const source = generatedSource(filterOf('lines.amount=5&issueDate=2023-01-09&docNumber=%25A%25&currency=EUR&totalAmount=5'));
+    const order = [...source.matchAll(/\/\/ condition \d+: (.*)/g)].map((m) => m[1]);
+    expect(order).toEqual([
+      'string, 1 name(s), equal',
+      'number, 1 name(s), range',
+      'date, 1 name(s), instant',
+      'string, 1 name(s), like contains',
+      'number in each element, 1 name(s), range',
+    ]);
+  });
+
+  it.each([true, false])('never scans the array of an item whose scalar test fails (codegen: %s)', (codegen) => {
+    let scans = 0;
+    const item = { totalAmount: 1 };
+    Object.defineProperty(item, 'lines', { enumerable: true, get: () => (scans++, [{ amount: 5 }]) });
+    const matches = compile(filterOf('lines.amount=5&totalAmount=2'), { codegen });
+    expect(matches(item)).toBe(false);
+    expect(scans).toBe(0);
+    item.totalAmount = 2;
+    expect(matches(item)).toBe(true);
+    expect(scans).toBe(1);
+  });
+
+  it('tests equality before patterns within one parameter', () => {
+    const source = generatedSource(filterOf('docNumber=%25A%25;INV-A'));
+    expect(source.indexOf('s === v')).toBeLessThan(source.indexOf('s.includes('));
+  });
+});
+
+describe('without code generation', () => {
+  const queries = ['totalAmount=gte:100;lt:200', 'customerRef.id=42', 'lines.description=%25fee%25&currency=EUR', 'issueDate=2023-01-09'];
+  const items: unknown[] = [
+    { totalAmount: 150, customerRef: { id: 42 }, currency: 'EUR', lines: [{ description: 'a fee' }], issueDate: '2023-01-09T10:00:00Z' },
+    { totalAmount: '199.99', customerRef: { id: '42' }, currency: 'USD', lines: [], issueDate: '2023-01-10' },
+    { totalAmount: 200, customerRef: { id: 7 }, currency: 'EUR', lines: [, { description: 'fee' }], issueDate: '2023-01-09' }, // eslint-disable-line no-sparse-arrays
+    null,
+  ];
+  const expected = queries.map((q) => {
+    const predicate = compile(filterOf(q));
+    return items.flatMap((item, i) => (predicate(item) ? [i] : []));
+  });
+
+  it('runs the closures where new Function is refused, as under a CSP without unsafe-eval', () => {
+    const child = fileURLToPath(new URL('../support/no-eval-child.ts', import.meta.url));
+    const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', child, JSON.stringify({ queries, items })], {
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(out)).toEqual({ refused: true, accepted: expected });
+    expect(expected.flat().length).toBeGreaterThan(4);
+  });
+
+  it('runs the closures with { codegen: false }, with the same answers', () => {
+    const accepted = queries.map((q) => {
+      const predicate = compile(filterOf(q), { codegen: false });
+      return items.flatMap((item, i) => (predicate(item) ? [i] : []));
+    });
+    expect(accepted).toEqual(expected);
+  });
+});
+
+describe('compile: wrong arguments are TypeErrors that say what was expected', () => {
+  const filter = filterOf('totalAmount=5');
+  const condition = filter.conditions[0]!;
+  const withCondition = (c: Record<string, unknown>): unknown => ({ type: 'Filter', conditions: [{ ...condition, ...c }], params: {} });
+  it.each<[string, unknown, unknown, RegExp]>([
+    ['no filter', undefined, undefined, /compile: expected a Filter .* but got undefined/],
+    ['a query string', 'totalAmount=5', undefined, /expected a Filter .* but got "totalAmount=5"/],
+    ['a Result, not its value', check('totalAmount=5', invoices), undefined, /its "type" is undefined, not "Filter"/],
+    ['an AST', { type: 'Query', filters: [], params: {} }, undefined, /its "type" is "Query", not "Filter"/],
+    ['no conditions', { type: 'Filter' }, undefined, /its "conditions" is not an array/],
+    ['an unknown type', withCondition({ type: 'money' }), undefined, /condition 0 has the unknown type "money"/],
+    ['a path that is no array', withCondition({ path: 'totalAmount' }), undefined, /condition 0 has no "path"/],
+    ['a reserved name', withCondition({ path: ['__proto__'] }), undefined, /property name "__proto__", which is not a field name/],
+    ['a name that is no name', withCondition({ path: ['a"]; alert(1); //'] }), undefined, /which is not a field name/],
+    ['an array name that is no name', withCondition({ array: 'a b' }), undefined, /property name "a b"/],
+    ['no tests', withCondition({ tests: [] }), undefined, /condition 0 has no "tests"/],
+    ['a test of another type', withCondition({ tests: [{ op: 'eq', value: '5' }] }), undefined, /not a number test/],
+    ['an unknown operator', withCondition({ tests: [{ op: 'ne', value: 5 }] }), undefined, /not a number test/],
+    ['options that are no object', filter, true, /compile: expected options \{ caseInsensitive\?: boolean, codegen\?: boolean \}, but got true/],
+    ['options of the wrong type', filter, { caseInsensitive: 'yes' }, /"caseInsensitive" is "yes"/],
+    ['codegen of the wrong type', filter, { codegen: 0 }, /"codegen" is 0/],
+    ['a misspelt option', filter, { caseInsensitve: true }, /the unknown option "caseInsensitve"/],
+  ])('%s', (_what, badFilter, options, message) => {
+    expect(() => compile(badFilter as Filter, options as never)).toThrow(TypeError);
+    expect(() => compile(badFilter as Filter, options as never)).toThrow(message);
+  });
+
+  it('ignores the fields it does not read (params, sort, page, and what a later version adds)', () => {
+    const extended = { ...filter, sort: [{ path: 'totalAmount', direction: 'desc' }], page: { limit: 10, offset: 0 }, later: true } as unknown as Filter;
+    expect(compile(extended)({ totalAmount: 5 })).toBe(true);
+    expect(compile(filter, { caseInsensitive: undefined, codegen: undefined } as never)({ totalAmount: 5 })).toBe(true);
+  });
+});

@@ -1,0 +1,151 @@
+import { existsSync } from 'node:fs';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPlayground } from '../../examples/playground/build';
+import { CHROMIUM_PATH, launchChromium } from '../../examples/playground/browser';
+import { buildApp } from '../../examples/server/app';
+import { sampleData } from '../../examples/server/data/sample';
+import { PLAYGROUND_CSP } from '../../examples/server/routes/playground';
+import { openStore } from '../../examples/server/store/open';
+import { query, vendors } from '../../src/index';
+
+/**
+ * The playground in a real browser (Debian's chromium, driven by playwright-core), served
+ * by the example server over loopback HTTP, as a person would use it: type a bad query
+ * and see its diagnostics, type a good one and see rows, build one with the form.
+ */
+
+let html: string;
+let base: string;
+let context: BrowserContext;
+let page: Page;
+/** Every URL the page asked for. */
+const requested: string[] = [];
+const problems: string[] = [];
+const stops: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium (.ci/run does).`);
+  html = await buildPlayground();
+  const opened = await openStore({ store: 'memory', caseInsensitive: true }, sampleData());
+  const app = buildApp({ store: opened.store, playground: html });
+  base = await app.listen({ port: 0, host: '127.0.0.1' });
+  stops.push(() => opened.close(), () => app.close());
+  const chromium = await launchChromium();
+  stops.push(() => chromium.close());
+  context = chromium.context;
+  page = await context.newPage();
+  page.on('request', (r) => requested.push(r.url()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#rows table');
+}, 60_000);
+
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop();
+});
+
+/** Types a query into the box as a person would (replacing what is there). */
+async function type(text: string): Promise<void> {
+  await page.fill('#query', '');
+  await page.locator('#query').pressSequentially(text, { delay: 0 });
+}
+
+describe('the playground page', () => {
+  it('is one self-contained HTML file, served at / with a policy that allows nothing from elsewhere', async () => {
+    const response = await fetch(`${base}/`);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('content-security-policy')).toBe(PLAYGROUND_CSP);
+    expect(await response.text()).toBe(html);
+    // (Chevrotain's error messages hold links to its docs: text, never loaded.)
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+rel="stylesheet"|@import|url\(|(?:src|href)="https?:/);
+  });
+
+  it('starts with a valid query on invoices, its rows, its meaning and its canonical form', async () => {
+    expect(await page.textContent('#status')).toBe('Valid: this is what the server will do.');
+    expect(await page.locator('#rows table tr').count()).toBe(6); // a header and limit=5 rows
+    expect(await page.locator('#explanation li').allTextContents()).toEqual([
+      'totalAmount is at least 100 and at most 2000',
+      'Sorted by totalAmount, largest first; items without a value come last.',
+      'Page: 5 items from offset 0 (matches 1 to 5).',
+    ]);
+    expect(await page.textContent('#canonical')).toBe('businessName=Acme%20%26%20Sons&serviceName=quickbooks&orderBy=-totalAmount&limit=5&totalAmount=gte:100;lte:2000');
+  });
+
+  it('shows every diagnostic of a bad query as it is typed, with its caret and hint, and fetches nothing', async () => {
+    const before = requested.length;
+    await type('businessName=Acme&serviceName=quickbooks&totalAmount=GTE:100&vendorNme=%25acme%25');
+    await page.waitForSelector('pre.diagnostic');
+    expect(await page.textContent('#status')).toBe('2 problems: the server would answer 400.');
+    const shown = await page.locator('pre.diagnostic').allTextContents();
+    expect(shown[0]).toBe(
+      [
+        'error[INVALID_NUMBER]: Parameter "totalAmount" needs a number, not "GTE:100".',
+        '  totalAmount=GTE:100',
+        '              ^^^^^^^',
+        '  hint: Operators are lower case: write gte:100, not GTE:100.',
+      ].join('\n'),
+    );
+    expect(shown[1]).toContain('error[UNKNOWN_FIELD]: Parameter "vendorNme" is not a filterable field of this resource.');
+    expect(shown[1]).toContain('hint: Filterable fields:');
+    expect(await page.textContent('#rows')).toBe('Fix the query to see the rows it selects.');
+    expect(requested.slice(before)).toEqual([]);
+  });
+
+  it('fetches the rows of a good query from the API', async () => {
+    await type('businessName=Acme%20%26%20Sons&serviceName=quickbooks&lines.amount=gte:10;lte:50&orderBy=postedDate&limit=3');
+    await page.waitForFunction(() => document.querySelectorAll('#rows table tr').length === 4);
+    expect(await page.textContent('#status')).toBe('Valid: this is what the server will do.');
+    expect(await page.locator('#explanation li').first().textContent()).toBe('in some line, amount is at least 10 and at most 50');
+    const path = '/invoices?businessName=Acme%20%26%20Sons&serviceName=quickbooks&orderBy=postedDate&limit=3&lines.amount=gte:10;lte:50';
+    expect(requested).toContain(`${base}${path}`);
+    // The rows are the API's answer to that request, in its order.
+    const api = (await (await fetch(`${base}${path}`)).json()) as { data: { id: string }[] };
+    const ids = await page.locator('#rows table tr td:first-child').allTextContents();
+    expect(ids).toEqual(api.data.map((item) => item.id));
+  });
+
+  it('builds a query with the form through the typed builder', async () => {
+    await page.selectOption('#resource', 'vendors');
+    await page.click('[data-mode="form"]');
+    await page.click('#add-condition');
+    await page.selectOption('.condition [name="path"]', 'vendorName');
+    await page.selectOption('.condition [name="operator"]', 'contains');
+    await page.fill('.condition [name="value"]', 'acme & ');
+    await page.selectOption('[name="orderBy"]', 'balance');
+    await page.selectOption('[name="direction"]', 'desc');
+    const expected = query(vendors)
+      .param('businessName', 'Acme & Sons')
+      .param('serviceName', 'quickbooks')
+      .where('vendorName', 'contains', 'acme & ')
+      .orderBy('balance', 'desc')
+      .toString();
+    await page.waitForFunction((q) => (document.getElementById('query') as HTMLInputElement).value === q, expected);
+    await page.waitForSelector('#rows table');
+    expect(await page.textContent('#status')).toBe('Valid: this is what the server will do.');
+    const names = await page.locator('#rows table tr td:nth-child(2)').allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(name.toLowerCase()).toContain('acme & ');
+  });
+
+  it('shows the builder\'s TypeError for a value the form cannot send, and keeps the last good query', async () => {
+    await page.click('#add-condition');
+    const row = page.locator('.condition').nth(1);
+    await row.locator('[name="path"]').selectOption('balance');
+    const before = await page.inputValue('#query');
+    await row.locator('[name="value"]').fill('lots');
+    await expect.poll(() => page.textContent('.form-error')).toBe('where("balance", "eq", …): expected a finite number, not the number NaN.');
+    expect(await page.inputValue('#query')).toBe(before);
+  });
+
+  it('draws the railroad diagrams, and asked for nothing but this server', async () => {
+    await page.click('summary');
+    expect(await page.locator('details svg.railroad-diagram').count()).toBe(11);
+    expect(await page.locator('details h3').allTextContents()).toContain('operand');
+    for (const url of requested) expect(url.startsWith(`${base}/`), url).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
