@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // A real Postgres server for the SQL suites, beside PGlite (or DATABASE_URL's).
+    globalSetup: ['test/support/postgres-server.ts'],
     // Property suites run thousands of cases: on a loaded 2-core CI machine the default
     // 5 s per test is too close for comfort. Time is never what a test asserts.
     testTimeout: 30_000,

@@ -96,7 +96,8 @@ export {
   type WhereOperator,
   type WhereValue,
 } from './client/index';
-export { toSql, type SqlOptions, type SqlQuery, type SqlTarget } from './sql/postgres';
+export { toSql, toSqlTemplate, type SqlOptions, type SqlQuery, type SqlTarget, type SqlTemplate } from './sql/postgres';
+export { CASE_FOLDINGS, detectCaseFolding, type CaseFolding, type QueryClient } from './sql/text';
 export type { ChildTable, RelationalTarget } from './sql/relational';
 export type { DocumentTarget } from './sql/document';
 export type { QualifiedName } from './sql/identifier';

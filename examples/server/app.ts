@@ -20,12 +20,14 @@ import type { Store } from './store/store';
 /** Options of `buildApp`. */
 export interface AppOptions {
   readonly store: Store;
-  /** Fastify's request logging; off by default. */
+  /** Fastify's request log (`LOG=1`); off by default. A failure (every 500, with its cause) is logged either way. */
   readonly logger?: boolean;
   /** Whether the store compares text case-insensitively, as /openapi.json then says; true by default, as `main.ts`. */
   readonly caseInsensitive?: boolean;
   /** The playground page to serve at `/` (see examples/playground/build.ts); none by default. */
   readonly playground?: string;
+  /** Where log lines go, one JSON object each (Fastify's pino); standard output by default. */
+  readonly logStream?: { write(line: string): unknown };
 }
 
 /**
@@ -33,9 +35,10 @@ export interface AppOptions {
  * `POST`/`DELETE` for businesses, `GET /openapi.json` (and the playground at `/` when
  * given). Every error answer is an RFC 9457 problem.
  */
-export function buildApp({ store, logger = false, caseInsensitive = true, playground }: AppOptions): FastifyInstance {
+export function buildApp({ store, logger = false, caseInsensitive = true, playground, logStream }: AppOptions): FastifyInstance {
   const app = Fastify({
-    logger,
+    // Errors are always logged: a 500 says "the error is logged", and must be true.
+    logger: { level: logger ? 'info' : 'error', ...(logStream === undefined ? {} : { stream: logStream }) },
     routerOptions: {
       // Routes read the raw query from request.url; Fastify's parser would decode
       // `%acme%` leniently and fold repeated keys, and must not reject anything first.
@@ -72,7 +75,7 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { path } = splitUrl(request.url);
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error(error);
+    if (status === 500) request.log.error({ err: error }, `${request.method} ${path} failed: ${error.message}`);
     sendProblem(reply, problem(status, status === 500 ? 'The server failed; the error is logged.' : error.message, path));
   });
 

@@ -1,3 +1,4 @@
+import { dateBounds, numberBounds } from '../check/bounds';
 import type { Condition, DateTest, NumberTest } from '../check/filter';
 import { readDate, type DateRange } from '../values/date';
 import { quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
@@ -50,19 +51,14 @@ function valueTests(source: string, condition: Condition, text: TextComparison, 
   const raw = `${parent}->>${names[last]}`;
   switch (condition.type) {
     case 'number':
-      return `${numberValue(json, raw)} <@ ${intersection(condition.tests.map((t) => numberRange(t, params)))}`;
+      return `${numberValue(json, raw)} <@ ${numberRange(condition.tests, params)}`;
     case 'date':
-      return `${instantValue(raw)} <@ ${intersection(condition.tests.map((t) => instantRange(t, params)))}`;
+      return `${instantValue(raw)} <@ ${instantRange(condition.tests, params)}`;
     case 'string':
       return textTests(`CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`, condition.tests, text, params).join(' AND ');
     case 'id':
       return textTests(idValue(json, raw), condition.tests, text, params).join(' AND ');
   }
-}
-
-/** Ranges that must all hold, as one range: Postgres intersects the bound ranges once, and the value is read once. */
-function intersection(ranges: string[]): string {
-  return ranges.length === 1 ? ranges[0]! : `(${ranges.join(' * ')})`;
 }
 
 // ---------------------------------------------------------------- numbers
@@ -111,31 +107,34 @@ function longNumber(raw: string): string {
 }
 
 /**
- * The exact decimals that round to the literal's double, for one comparison; a side
- * without a bound stops at 2^1024 − 2^970, from where decimals round to Infinity, which
- * the evaluator never matches. Which ends are included depends on the literal (ties
- * round to even), so the bounds text is bound too: the SQL text depends only on the
- * filter's shape, never on its values.
+ * All comparisons of a number condition (see `numberBounds`) as one range of the exact
+ * decimals whose doubles lie in its interval: a real rounds to at least q from the
+ * midpoint below q on (that midpoint included when it rounds to q, ties going to even),
+ * and to more than q from the midpoint above q. An unbounded side ends at the largest
+ * finite double, whose upper midpoint is 2^1024 − 2^970, from where decimals round to
+ * Infinity, which the evaluator never matches. The ends and which of them are included
+ * are all bound, so the SQL is the same for every number condition; an empty interval
+ * is the empty range `(0,0)`.
  */
-function numberRange({ op, value }: NumberTest, params: Parameters): string {
-  const { low, high, closed } = roundingInterval(value);
-  // Arguments are evaluated in order, so the placeholders are numbered in reading order.
-  const range = (from: string, to: string, bounds: string) => `numrange(${from}, ${to}, ${params.add(bounds)})`;
-  switch (op) {
-    case 'eq':
-      return range(params.add(low), params.add(high), closed ? '[]' : '()');
-    case 'gte':
-      return range(params.add(low), OVERFLOW, closed ? '[)' : '()');
-    case 'gt':
-      return range(params.add(high), OVERFLOW, closed ? '()' : '[)');
-    case 'lte':
-      return range(`-${OVERFLOW}`, params.add(high), closed ? '(]' : '()');
-    case 'lt':
-      return range(`-${OVERFLOW}`, params.add(low), closed ? '()' : '(]');
+function numberRange(tests: readonly NumberTest[], params: Parameters): string {
+  const bounds = numberBounds(tests);
+  let from = '0';
+  let to = '0';
+  let ends = '()';
+  if (bounds !== undefined) {
+    const low = roundingInterval(bounds.lo);
+    const high = roundingInterval(bounds.hi);
+    const fromClosed = bounds.loOpen ? !low.closed : low.closed;
+    const toClosed = bounds.hiOpen ? !high.closed : high.closed;
+    from = bounds.loOpen ? low.high : low.low;
+    to = bounds.hiOpen ? high.low : high.high;
+    ends = `${fromClosed ? '[' : '('}${toClosed ? ']' : ')'}`;
   }
+  // Arguments are evaluated in order, so the values are bound in reading order.
+  return `numrange(${params.add(from)}, ${params.add(to)}, ${params.add(ends)})`;
 }
 
-/** 2^1024 − 2^970, exactly (Postgres computes integer powers of numerics exactly). */
+/** 2^1024 − 2^970, exactly (Postgres computes integer powers of numerics exactly): from it on, decimals round to Infinity. */
 export const OVERFLOW = '(2::numeric ^ 1024 - 2::numeric ^ 970)';
 
 // ---------------------------------------------------------------- dates
@@ -180,13 +179,15 @@ export const FIRST_MS = (readDate('0000-01-01') as DateRange).start;
 export const END_MS = (readDate('9999-12-31') as DateRange).end;
 
 /**
- * One comparison as a half-open range of epoch milliseconds (see `DateRange`). A side
- * without a bound stops at the instants the syntax can denote, as `readDate` does.
+ * All comparisons of a date condition (see `dateBounds`) as one half-open range of
+ * epoch milliseconds. A side without a bound stops at the instants the syntax can
+ * denote, as `readDate` does; an empty interval is the empty range `[0,0)`.
  */
-function instantRange({ op, value }: DateTest, params: Parameters): string {
-  const from = op === 'lt' || op === 'lte' ? String(FIRST_MS) : params.add(op === 'gt' ? value.end : value.start);
-  const to = op === 'gt' || op === 'gte' ? String(END_MS) : params.add(op === 'lt' ? value.start : value.end);
-  return `int8range(${from}, ${to})`;
+function instantRange(tests: readonly DateTest[], params: Parameters): string {
+  const bounds = dateBounds(tests);
+  const lo = bounds === undefined ? 0 : Math.max(bounds.lo, FIRST_MS);
+  const hi = bounds === undefined ? 0 : Math.max(lo, Math.min(bounds.hi, END_MS));
+  return `int8range(${params.add(lo)}, ${params.add(hi)})`;
 }
 
 // ---------------------------------------------------------------- ids

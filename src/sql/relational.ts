@@ -1,6 +1,8 @@
+import { dateBounds, numberBounds } from '../check/bounds';
 import type { Condition, DateTest, NumberTest } from '../check/filter';
 import { lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
+import { nextDouble } from './rounding';
 import { textTests, type TextComparison } from './text';
 
 /**
@@ -82,9 +84,9 @@ export function qualify(table: string | undefined, column: string): string {
 function columnTests(column: string, condition: Condition, text: TextComparison, params: Parameters): string {
   switch (condition.type) {
     case 'number':
-      return numberTests(column, condition.tests, params).join(' AND ');
+      return numberTests(column, condition.tests, params);
     case 'date':
-      return dateTests(column, condition.tests, params).join(' AND ');
+      return dateTests(column, condition.tests, params);
     case 'string':
       return textTests(column, condition.tests, text, params).join(' AND ');
     case 'id':
@@ -92,41 +94,42 @@ function columnTests(column: string, condition: Condition, text: TextComparison,
   }
 }
 
-const COMPARE = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
-
 /**
- * Each comparison against the literal's double, bound as `numeric` so that it suits any
- * numeric column type (a `float8` column turns it back into the same double, and keeps
- * its index). The evaluator never matches NaN or ±Infinity, which a `float8` or
- * `numeric` column can hold and which would pass a one-sided comparison: a side without
- * a bound is closed by the largest finite double.
+ * All comparisons of a number condition as one closed interval of doubles (an open end
+ * moves to the next double: a double above q is at least the next one up), bound as
+ * `numeric` so that it suits any numeric column type (a `float8` column turns it back
+ * into the same double, and keeps its index). Both ends are always bound, so the SQL is
+ * the same for every number condition: an unbounded side ends at the largest finite
+ * double, which keeps out NaN and ±Infinity (a `float8` or `numeric` column can hold
+ * them, the evaluator never matches them); an empty interval is bound as 1 to 0.
  */
-function numberTests(column: string, tests: readonly NumberTest[], params: Parameters): string[] {
-  const sql = tests.map(({ op, value }) => `${column} ${COMPARE[op]} ${params.add(value, 'numeric')}`);
-  if (!tests.some(({ op }) => op === 'eq' || op === 'gt' || op === 'gte')) sql.push(`${column} >= -${MAX_DOUBLE}`);
-  if (!tests.some(({ op }) => op === 'eq' || op === 'lt' || op === 'lte')) sql.push(`${column} <= ${MAX_DOUBLE}`);
-  return sql;
+function numberTests(column: string, tests: readonly NumberTest[], params: Parameters): string {
+  const bounds = numberBounds(tests);
+  const lo = bounds === undefined ? 1 : bounds.loOpen ? nextDouble(bounds.lo, 1) : bounds.lo;
+  const hi = bounds === undefined ? 0 : bounds.hiOpen ? nextDouble(bounds.hi, -1) : bounds.hi;
+  return `${column} >= ${params.add(lo, 'numeric')} AND ${column} <= ${params.add(hi, 'numeric')}`;
 }
 
+/** The largest finite double, as SQL: what a sort key on a number column must lie within. */
 export const MAX_DOUBLE = '1.7976931348623157e308';
 
 /**
- * Each comparison as a bound of the literal's interval (see `DateRange`), bound as
- * `timestamptz`: `=` is start ≤ t < end, `gt` is t ≥ end, and so on. Half-open bounds at
- * whole milliseconds also give the evaluator's truncation of finer timestamps. The
- * evaluator never matches `±infinity`, which would pass a one-sided comparison.
+ * All comparisons of a date condition as one half-open interval of instants (see
+ * `dateBounds`), bound as `timestamptz`. Half-open bounds at whole milliseconds also give
+ * the evaluator's truncation of finer timestamps. Which sides are bound depends only on
+ * the operators, never on the values; a side without a bound keeps out `±infinity`, which
+ * the evaluator never matches.
  */
-function dateTests(column: string, tests: readonly DateTest[], params: Parameters): string[] {
-  const sql: string[] = [];
-  for (const { op, value } of tests) {
-    if (op === 'eq' || op === 'gte') sql.push(`${column} >= ${params.add(timestamptz(value.start), 'timestamptz')}`);
-    if (op === 'gt') sql.push(`${column} >= ${params.add(timestamptz(value.end), 'timestamptz')}`);
-    if (op === 'eq' || op === 'lte') sql.push(`${column} < ${params.add(timestamptz(value.end), 'timestamptz')}`);
-    if (op === 'lt') sql.push(`${column} < ${params.add(timestamptz(value.start), 'timestamptz')}`);
-  }
-  if (!tests.some(({ op }) => op !== 'lt' && op !== 'lte')) sql.push(`${column} > '-infinity'`);
-  if (!tests.some(({ op }) => op !== 'gt' && op !== 'gte')) sql.push(`${column} < 'infinity'`);
-  return sql;
+function dateTests(column: string, tests: readonly DateTest[], params: Parameters): string {
+  // An empty interval has both sides (neither alone can be empty): bind it as [0, 0).
+  const { lo, hi } = dateBounds(tests) ?? { lo: 0, hi: 0 };
+  const lower = tests.some(({ op }) => op !== 'lt' && op !== 'lte')
+    ? `${column} >= ${params.add(timestamptz(lo), 'timestamptz')}`
+    : `${column} > '-infinity'`;
+  const upper = tests.some(({ op }) => op !== 'gt' && op !== 'gte')
+    ? `${column} < ${params.add(timestamptz(hi), 'timestamptz')}`
+    : `${column} < 'infinity'`;
+  return `${lower} AND ${upper}`;
 }
 
 /** 0001-01-01T00:00:00Z: Postgres writes the years before it as BC. */

@@ -1,13 +1,18 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleData } from '../../examples/server/data/sample';
-import { filled } from '../../examples/server/store/open';
-import { startServer, type TestServer } from '../support/server';
+import { EXAMPLE_REQUESTS } from '../../examples/server/examples';
+import { filled, openStore } from '../../examples/server/store/open';
+import { SCHEMA } from '../../examples/server/store/postgres';
+import { SERVER, useDatabase, type Database } from '../support/databases';
+import { startServer, type StoreKind, type TestServer } from '../support/server';
 
 /**
  * The database mode means what the memory store means: the same requests give the
  * same answers, status and body, whether compile() filters in memory or toSql()
- * filters in Postgres (PGlite here; DATABASE_URL runs the same SQL on a server).
+ * filters in Postgres: in an embedded PGlite, and on a Postgres server through
+ * DATABASE_URL (a database of its own on the test server), with the case folding
+ * that server has.
  */
 /** The connection the data requests read, as the API requires it. */
 const ACME = 'businessName=Acme%20%26%20Sons&serviceName=quickbooks';
@@ -50,17 +55,36 @@ const REQUESTS = [
   `/vendors?${ACME}&vendorName=%acme%`,
   `/deposits?${ACME}&lines.memo=%25cash%25`,
   `/invoices?${ACME}&totalAmount=GTE:100&postedDate=2023-02-30`,
+  `/invoices?${ACME}&invoiceNumber=inv-1%25&lines.description=%25FEE%25&customerRef.id=4%25`,
+  `/vendors?${ACME}&vendorName=%25%C3%89%25`,
+  ...EXAMPLE_REQUESTS.map((e) => e.path),
 ];
 
-describe('the PGlite store answers as the memory store does', () => {
+/** Where the Postgres stores run: PGlite, and a database of its own on the test server. */
+const DATABASE_STORES: { label: string; open(): Promise<{ kind: StoreKind; close(): Promise<void> }> }[] = [
+  { label: 'PGlite', open: async () => ({ kind: 'pglite', close: async () => {} }) },
+  {
+    label: `the ${SERVER.label} (DATABASE_URL)`,
+    open: async () => {
+      const db = await SERVER.open();
+      return { kind: { databaseUrl: db.url! }, close: () => db.close() };
+    },
+  },
+];
+
+describe.each(DATABASE_STORES)('the Postgres store on $label answers as the memory store does', (where) => {
   let memory: TestServer;
   let database: TestServer;
+  let closeDatabase: () => Promise<void>;
   beforeAll(async () => {
-    [memory, database] = await Promise.all([startServer('memory'), startServer('pglite')]);
+    const opened = await where.open();
+    closeDatabase = opened.close;
+    [memory, database] = await Promise.all([startServer('memory'), startServer(opened.kind)]);
   }, 60_000);
   afterAll(async () => {
-    await Promise.all([memory.close(), database.close()]);
-  });
+    await Promise.all([memory?.close(), database?.close()]);
+    await closeDatabase?.();
+  }, 60_000);
 
   async function answer(server: TestServer, path: string, init?: RequestInit): Promise<[number, unknown]> {
     const response = await server.request(path, init);
@@ -98,6 +122,79 @@ describe('the PGlite store answers as the memory store does', () => {
     expect(await names(memory)).toEqual([]);
     expect(await names(database)).toEqual([]);
   });
+
+  it('stores a posted deposit and finds it by its memo and lines alike', async () => {
+    const deposit = { memo: 'Ünique payout ∑ 42', postedDate: '2023-02-01', lines: [{ amount: 12.5, description: 'Card SALES' }, { amount: 7 }] };
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(deposit) };
+    const posted = await Promise.all([answer(memory, `/Deposit?${ACME}`, init), answer(database, `/Deposit?${ACME}`, init)]);
+    expect(posted.map(([status]) => status)).toEqual([201, 201]);
+    // Each server drew its own id: compare the rest.
+    const found = async (server: TestServer) =>
+      ((await answer(server, `/deposits?${ACME}&memo=%25%C3%BCNIQUE%25&lines.amount=gte:12;lt:13`))[1] as { data: Record<string, unknown>[] }).data.map(
+        ({ id, ...rest }) => rest,
+      );
+    expect(await found(database)).toEqual(await found(memory));
+    expect(await found(memory)).toMatchObject([{ memo: deposit.memo, totalAmount: 19.5, lines: deposit.lines }]);
+  });
+});
+
+describe.each([
+  { label: 'memory', open: async () => ({ kind: 'memory' as StoreKind, close: async () => {} }) },
+  ...DATABASE_STORES,
+])('creating one business many times at once, on the $label store', (where) => {
+  it('succeeds once: the store refuses the name in the same step as it stores it', async () => {
+    const opened = await where.open();
+    const server = await startServer(opened.kind);
+    try {
+      const name = `Concurrent & Co ${Math.random()}`;
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ businessName: name }) };
+      // Open the connections first (HTTP keep-alive, the database pool), so that the
+      // creates arrive together rather than one connection set-up apart.
+      await Promise.all(Array.from({ length: 24 }, async () => (await server.request('/businesses?limit=1')).arrayBuffer()));
+      for (let round = 0; round < 3; round++) {
+        const statuses = (await Promise.all(Array.from({ length: 24 }, () => server.request('/businesses', init)))).map((r) => r.status);
+        expect(statuses.filter((s) => s === 201)).toHaveLength(round === 0 ? 1 : 0);
+        expect(statuses.filter((s) => s === 409)).toHaveLength(round === 0 ? 23 : 24);
+      }
+      const found = await server.request(`/businesses?businessName=${encodeURIComponent(`"${name}"`)}`);
+      expect(((await found.json()) as { pagination: { count: number } }).pagination.count).toBe(1);
+      // Deleted, the name can be taken again.
+      expect((await server.request(`/businesses/${encodeURIComponent(name)}`, { method: 'DELETE' })).status).toBe(204);
+      expect((await server.request('/businesses', init)).status).toBe(201);
+    } finally {
+      await server.close();
+      await opened.close();
+    }
+  }, 60_000);
+});
+
+describe(`the example in a database of the ${SERVER.label} that has tables of its own`, () => {
+  let db: Database;
+  useDatabase(SERVER, {}, async (opened) => {
+    db = opened;
+  });
+
+  it('keeps to its own schema: a user\'s items table is neither read nor touched', async () => {
+    await db.exec(`CREATE TABLE items (id int PRIMARY KEY, name text); INSERT INTO items VALUES (1, 'mine')`);
+    const server = await startServer({ databaseUrl: db.url! });
+    try {
+      const response = await server.request(`/vendors?${ACME}&vendorName=%25acme%25`);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { pagination: { count: number } }).pagination.count).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+    expect((await db.query('SELECT * FROM items')).rows).toEqual([{ id: 1, name: 'mine' }]);
+    const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${SCHEMA}.items`);
+    expect(Number(rows[0]!.n)).toBeGreaterThan(1000);
+  }, 60_000);
+
+  it('refuses to start on a table of its schema\'s name that is not its own, saying so', async () => {
+    await db.exec(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; CREATE SCHEMA ${SCHEMA}; CREATE TABLE ${SCHEMA}.items (id int, name text)`);
+    const opening = openStore({ databaseUrl: db.url!, caseInsensitive: true }, sampleData());
+    await expect(opening).rejects.toThrow(`${SCHEMA}.items exists but is not the example's table (its columns: id integer, name text). Drop the schema ${SCHEMA}, or use another database.`);
+    await db.exec(`DROP SCHEMA ${SCHEMA} CASCADE`);
+  }, 60_000);
 });
 
 describe('a Postgres server that already holds data', () => {
@@ -106,10 +203,10 @@ describe('a Postgres server that already holds data', () => {
     try {
       const data = sampleData();
       const first = await filled(db, data, true, false);
-      const size = await first.size();
+      const size = await first.store.size();
       expect(size).toBe(Object.values(data).reduce((n, items) => n + items.length, 0));
       const again = await filled(db, data, true, false);
-      expect(await again.size()).toBe(size);
+      expect(await again.store.size()).toBe(size);
     } finally {
       await db.close();
     }

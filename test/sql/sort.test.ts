@@ -1,17 +1,20 @@
-import { PGlite } from '@electric-sql/pglite';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { check, defineSchema, sortItems, toSql, type Filter, type SqlTarget } from '../../src/index';
+import { describe, expect, it } from 'vitest';
+import { check, defineSchema, sortItems, toSql, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
+import { SERVERS, useDatabase, type Database } from '../support/databases';
 import { documents, typedItems } from './support/arbitraries';
-import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, STARTUP_TIMEOUT, TEST_TIMEOUT } from './support/database';
+import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, TEST_TIMEOUT } from './support/database';
+import { exactFoldings } from './support/folding';
 import { writeJson } from './support/json';
 
 /**
- * SQL orders rows as `sortItems` orders items (SPEC §9), on a real Postgres (PGlite):
- * for generated data and sorts, `ORDER BY` of `toSql` with the id as tie-breaker gives
+ * SQL orders rows as `sortItems` orders items (SPEC §9), on real Postgres servers
+ * (PGlite, and a Postgres server: see test/support/databases.ts): for generated data
+ * and sorts, `ORDER BY` of `toSql` with the id as tie-breaker gives
  * the ids in the order `sortItems` gives the items (which keeps the input order, by id,
  * for equal keys). Missing, null, mistyped and non-finite values included, on both
- * layouts, case-sensitively and not.
+ * layouts, case-sensitively and not (folding with each folding the server has that
+ * means what `sortItems` means).
  */
 
 /** The differential schema's scalar fields and ref id, all sortable. */
@@ -47,21 +50,10 @@ const sortCase: fc.Arbitrary<SortCase> = fc
 const SORTS_PER_DATA_SET = 12;
 const DATA_SETS = 40;
 
-let db: PGlite;
-
-beforeAll(async () => {
-  db = await PGlite.create();
-  await createTables(db);
-}, STARTUP_TIMEOUT);
-
-afterAll(async () => {
-  await db.close();
-}, STARTUP_TIMEOUT);
-
 /** The ids in SQL's order and in `sortItems`' order must be the same list, sort by sort. */
-async function agree(items: readonly unknown[], ids: readonly number[], from: string, target: SqlTarget, sorts: readonly SortCase[]) {
+async function agree(db: Database, caseFolding: CaseFolding, items: readonly unknown[], ids: readonly number[], from: string, target: SqlTarget, sorts: readonly SortCase[]) {
   for (const { filter, caseInsensitive } of sorts) {
-    const { orderBy } = toSql(filter, target, { caseInsensitive, tieBreaker: 'id' });
+    const { orderBy } = toSql(filter, target, { caseInsensitive, caseFolding, tieBreaker: 'id' });
     const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${from} ${orderBy}`);
     // Items may repeat (the same primitive twice): equal items keep their input order, so each takes its next id.
     const idsOf = new Map<unknown, number[]>();
@@ -71,17 +63,29 @@ async function agree(items: readonly unknown[], ids: readonly number[], from: st
     if (actual.join() !== expected.join()) {
       const show = (order: readonly (number | undefined)[]) =>
         order.map((id) => `${id}: ${JSON.stringify(items[ids.indexOf(id!)], (_, v) => (v instanceof Date ? v.toISOString() : v))}`).join('\n');
-      expect.fail(`${filter.params.orderBy} (caseInsensitive: ${caseInsensitive})\n${orderBy}\nSQL:\n${show(actual)}\nsortItems:\n${show(expected)}`);
+      expect.fail(`${filter.params.orderBy} (caseInsensitive: ${caseInsensitive}, ${caseFolding})\n${orderBy}\nSQL:\n${show(actual)}\nsortItems:\n${show(expected)}`);
     }
   }
 }
 
-describe('ORDER BY agrees with sortItems on Postgres', () => {
+describe.each(SERVERS)('ORDER BY agrees with sortItems on $label', (server) => {
+  let db: Database;
+  let foldings: CaseFolding[];
+
+  useDatabase(server, {}, async (opened) => {
+    db = opened;
+    await createTables(db);
+    foldings = await exactFoldings(db);
+  });
+
+  const folding = () => fc.nat().map((n) => foldings[n % foldings.length]!);
+  const sorts = fc.array(sortCase, { minLength: SORTS_PER_DATA_SET, maxLength: SORTS_PER_DATA_SET });
+
   it('on a relational layout with well-typed data', async () => {
     await fc.assert(
-      fc.asyncProperty(typedItems, fc.array(sortCase, { minLength: SORTS_PER_DATA_SET, maxLength: SORTS_PER_DATA_SET }), async (items, sorts) => {
+      fc.asyncProperty(typedItems, sorts, folding(), async (items, cases, f) => {
         await loadTyped(db, items);
-        await agree(items, items.map((item) => item.id), '"we""ird"."items.v1"', relationalTarget, sorts);
+        await agree(db, f, items, items.map((item) => item.id), '"we""ird"."items.v1"', relationalTarget, cases);
       }),
       { numRuns: DATA_SETS },
     );
@@ -89,10 +93,10 @@ describe('ORDER BY agrees with sortItems on Postgres', () => {
 
   it('on a document layout with awkward data', async () => {
     await fc.assert(
-      fc.asyncProperty(documents, fc.array(sortCase, { minLength: SORTS_PER_DATA_SET, maxLength: SORTS_PER_DATA_SET }), async (docs, sorts) => {
+      fc.asyncProperty(documents, sorts, folding(), async (docs, cases, f) => {
         await loadDocuments(db, docs);
         const parsed = docs.map((doc) => JSON.parse(writeJson(doc)) as unknown);
-        await agree(parsed, parsed.map((_, i) => i + 1), 'docs', documentTarget, sorts);
+        await agree(db, f, parsed, parsed.map((_, i) => i + 1), 'docs', documentTarget, cases);
       }),
       { numRuns: DATA_SETS },
     );

@@ -11,13 +11,19 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** Which store a test server keeps its data in: memory, an embedded PGlite, or the Postgres server of a URL. */
+export type StoreKind = 'memory' | 'pglite' | { readonly databaseUrl: string };
+
 /**
  * Starts the example API the way `main.ts` does (case-insensitive text), on port 0,
- * over the memory store, or over the Postgres store in an embedded PGlite.
+ * over the memory store, the Postgres store in an embedded PGlite, or the Postgres
+ * store on a server (a database of its own: see test/support/databases.ts). Log lines
+ * go to `logStream` when given, else nowhere.
  */
-export async function startServer(kind: 'memory' | 'pglite' = 'memory'): Promise<TestServer> {
-  const opened = await openStore({ store: kind === 'memory' ? 'memory' : undefined, caseInsensitive: true }, sampleData());
-  const app = buildApp({ store: opened.store });
+export async function startServer(kind: StoreKind = 'memory', options: { logStream?: { write(line: string): unknown } } = {}): Promise<TestServer> {
+  const settings = kind === 'memory' ? { store: 'memory' } : kind === 'pglite' ? {} : { databaseUrl: kind.databaseUrl };
+  const opened = await openStore({ ...settings, caseInsensitive: true }, sampleData());
+  const app = buildApp({ store: opened.store, logStream: options.logStream ?? { write: () => true } });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     base: address,

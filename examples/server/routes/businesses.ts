@@ -20,10 +20,12 @@ export function businessRoutes(app: FastifyInstance, store: Store): void {
     const { path } = splitUrl(request.url);
     const name = readName(request.body);
     if (typeof name !== 'string') return sendProblem(reply, problem(400, name.detail, path, { errors: [name] }));
-    const existing = await store.find('businesses', { select: { businessName: name }, page: { limit: 0, offset: 0 } });
-    if (existing.count > 0) return sendProblem(reply, problem(409, `A business named ${JSON.stringify(name)} already exists.`, path));
     const business = { businessName: name, createdAt: new Date().toISOString() };
-    await store.insert('businesses', business);
+    // The store refuses a taken name in the same step as it stores: a check before the
+    // insert would let two requests creating the same business at once both succeed.
+    if (!(await store.insert('businesses', business))) {
+      return sendProblem(reply, problem(409, `A business named ${JSON.stringify(name)} already exists.`, path));
+    }
     return reply.code(201).header('location', `/businesses/${encodeURIComponent(name)}`).send({ data: business });
   });
 

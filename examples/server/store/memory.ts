@@ -1,6 +1,6 @@
 import { compile, sortItems } from 'qsfilter';
 import type { Resource } from '../resources';
-import type { FindQuery, FindResult, Item, Selector, Store } from './store';
+import { UNIQUE_KEYS, type FindQuery, type FindResult, type Item, type Selector, type Store } from './store';
 
 /** Options of `MemoryStore`. */
 export interface MemoryStoreOptions {
@@ -28,9 +28,13 @@ export class MemoryStore implements Store {
     return Promise.resolve({ data: ordered.slice(page.offset, page.offset + page.limit), count: found.length });
   }
 
-  insert(resource: Resource, item: Item): Promise<void> {
-    this.#list(resource).push(item);
-    return Promise.resolve();
+  insert(resource: Resource, item: Item): Promise<boolean> {
+    const list = this.#list(resource);
+    const key = UNIQUE_KEYS[resource];
+    // Checked and pushed in one synchronous step: no other request runs in between.
+    if (key !== undefined && list.some((other) => Object.hasOwn(other, key) && other[key] === item[key])) return Promise.resolve(false);
+    list.push(item);
+    return Promise.resolve(true);
   }
 
   remove(resource: Resource, select: Selector): Promise<number> {

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { detectCaseFolding, type CaseFolding } from 'qsfilter';
 import type { Resource } from '../resources';
 import { MemoryStore } from './memory';
 import { PostgresStore, type SqlClient } from './postgres';
@@ -21,7 +22,8 @@ export interface StoreSettings {
 
 /**
  * Opens the store the settings name, with the sample data in it. A Postgres server
- * keeps what it has: the sample data is loaded only into an empty table.
+ * keeps what it has: the sample data is loaded only into an empty table. Which case
+ * folding the database has is asked once, here.
  */
 export async function openStore(settings: StoreSettings, data: Readonly<Record<Resource, readonly Item[]>>): Promise<OpenStore> {
   const { caseInsensitive } = settings;
@@ -29,26 +31,39 @@ export async function openStore(settings: StoreSettings, data: Readonly<Record<R
     return { store: new MemoryStore(data, { caseInsensitive }), description: 'in memory, filtered by compile()', close: async () => {} };
   }
   if (settings.databaseUrl !== undefined && settings.databaseUrl !== '') {
-    const pool = new pg.Pool({ connectionString: settings.databaseUrl });
-    const store = await filled(pool, data, caseInsensitive, false);
-    return { store, description: `Postgres at ${redact(settings.databaseUrl)}, filtered by toSql()`, close: () => pool.end() };
+    // JIT compiling the document target's expressions costs seconds on a large table
+    // and saves nothing (README, "Postgres versions"): off for this pool's sessions.
+    const pool = new pg.Pool({ connectionString: settings.databaseUrl, options: '-c jit=off' });
+    try {
+      const { store, version, caseFolding } = await filled(pool, data, caseInsensitive, false);
+      const description = `Postgres ${version} at ${redact(settings.databaseUrl)}, case folding ${caseFolding}, filtered by toSql()`;
+      return { store, description, close: () => pool.end() };
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
   }
   const db = new PGlite();
-  const store = await filled(db, data, caseInsensitive, true);
-  return { store, description: 'embedded PGlite (Postgres in process), filtered by toSql()', close: () => db.close() };
+  const { store, version, caseFolding } = await filled(db, data, caseInsensitive, true);
+  return { store, description: `embedded PGlite (Postgres ${version} in process), case folding ${caseFolding}, filtered by toSql()`, close: () => db.close() };
 }
 
-/** A Postgres store with its table, and the sample data if the table is empty (always, for a fresh database). */
+/**
+ * A Postgres store with its table, and the sample data if the table is empty (always,
+ * for a fresh database); and the server's version and case folding, to print.
+ */
 export async function filled(
   db: SqlClient,
   data: Readonly<Partial<Record<Resource, readonly Item[]>>>,
   caseInsensitive: boolean,
   fresh: boolean,
-): Promise<PostgresStore> {
-  const store = new PostgresStore(db, { caseInsensitive });
+): Promise<{ store: PostgresStore; version: string; caseFolding: CaseFolding }> {
+  const caseFolding = await detectCaseFolding(db);
+  const store = new PostgresStore(db, { caseInsensitive, caseFolding });
   await store.migrate();
   if (fresh || (await store.size()) === 0) await store.load(data);
-  return store;
+  const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);
+  return { store, version: rows[0]!.version.replace(/ .*/, ''), caseFolding };
 }
 
 /** A connection string without its password, for printing. */

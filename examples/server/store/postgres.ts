@@ -1,6 +1,6 @@
-import { toSql } from 'qsfilter';
+import { toSql, type CaseFolding } from 'qsfilter';
 import type { Resource } from '../resources';
-import type { FindQuery, FindResult, Item, Selector, Store } from './store';
+import { UNIQUE_KEYS, type FindQuery, type FindResult, type Item, type Selector, type Store } from './store';
 
 /**
  * What the store needs of a Postgres client: a PGlite instance and a `pg` Pool both
@@ -14,34 +14,72 @@ export interface SqlClient {
 export interface PostgresStoreOptions {
   /** Compare text and ids case-insensitively (`toSql`'s option, the same meaning as `compile`'s). */
   readonly caseInsensitive?: boolean;
+  /** How the database folds case for it: what `detectCaseFolding` found (default `pg_c_utf8`, Postgres 17 and later). */
+  readonly caseFolding?: CaseFolding;
 }
+
+/**
+ * The schema the example keeps its table in. Its own name, so that the example never
+ * meets a table of the database it is pointed at (an `items` of the user's own).
+ */
+export const SCHEMA = 'qsfilter_example';
+const TABLE = `${SCHEMA}.items`;
+
+/** The columns of the table, as `information_schema` names their types. */
+const COLUMNS = [
+  ['seq', 'bigint'],
+  ['resource', 'text'],
+  ['doc', 'jsonb'],
+  ['body', 'json'],
+] as const;
 
 /**
  * A `Store` in Postgres: one table holds every resource's items, each as a `jsonb`
  * document (so `toSql`'s document target applies, mistyped data included) next to the
  * same JSON as sent (`json` keeps the order of keys, which `jsonb` does not). Filtering,
  * sorting, counting and paging all happen in the database; ties in storage order (`seq`).
+ * A unique index per `UNIQUE_KEYS` entry refuses a second item with the same key.
  */
 export class PostgresStore implements Store {
   readonly #db: SqlClient;
   readonly #caseInsensitive: boolean;
+  readonly #caseFolding: CaseFolding | undefined;
 
   constructor(db: SqlClient, options: PostgresStoreOptions = {}) {
     this.#db = db;
     this.#caseInsensitive = options.caseInsensitive === true;
+    this.#caseFolding = options.caseFolding;
   }
 
-  /** Creates the table and its index if they are missing. */
+  /**
+   * Creates the schema, the table and its indexes if they are missing. A table of that
+   * name that is not the example's is an error that says so, not a crash later.
+   */
   async migrate(): Promise<void> {
+    await this.#db.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
     await this.#db.query(
-      'CREATE TABLE IF NOT EXISTS items (seq bigserial PRIMARY KEY, resource text NOT NULL, doc jsonb NOT NULL, body json NOT NULL)',
+      `CREATE TABLE IF NOT EXISTS ${TABLE} (seq bigserial PRIMARY KEY, resource text NOT NULL, doc jsonb NOT NULL, body json NOT NULL)`,
     );
-    await this.#db.query('CREATE INDEX IF NOT EXISTS items_resource_seq ON items (resource, seq)');
+    const { rows } = await this.#db.query<{ name: string; type: string }>(
+      `SELECT column_name AS name, data_type AS type FROM information_schema.columns
+        WHERE table_schema = $1 AND table_name = 'items' ORDER BY ordinal_position`,
+      [SCHEMA],
+    );
+    const found = rows.map((r) => `${r.name} ${r.type}`).join(', ');
+    if (found !== COLUMNS.map(([name, type]) => `${name} ${type}`).join(', ')) {
+      throw new Error(`${TABLE} exists but is not the example's table (its columns: ${found}). Drop the schema ${SCHEMA}, or use another database.`);
+    }
+    await this.#db.query(`CREATE INDEX IF NOT EXISTS items_resource_seq ON ${TABLE} (resource, seq)`);
+    for (const [resource, key] of Object.entries(UNIQUE_KEYS)) {
+      // Names of ours, checked to be plain words: they are written into the SQL.
+      if (!/^\w+$/.test(resource) || !/^\w+$/.test(key)) throw new Error(`not a plain name: ${resource}.${key}`);
+      await this.#db.query(`CREATE UNIQUE INDEX IF NOT EXISTS items_${resource}_${key} ON ${TABLE} ((doc ->> '${key}')) WHERE resource = '${resource}'`);
+    }
   }
 
   /** How many items the table holds, all resources together. */
   async size(): Promise<number> {
-    const { rows } = await this.#db.query<{ n: number }>('SELECT count(*)::int AS n FROM items');
+    const { rows } = await this.#db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${TABLE}`);
     return rows[0]!.n;
   }
 
@@ -50,7 +88,7 @@ export class PostgresStore implements Store {
     for (const [resource, items] of Object.entries(data)) {
       if (items.length === 0) continue;
       await this.#db.query(
-        `INSERT INTO items (resource, doc, body)
+        `INSERT INTO ${TABLE} (resource, doc, body)
          SELECT $1, value::jsonb, value FROM json_array_elements($2::json) WITH ORDINALITY AS t(value, n) ORDER BY n`,
         [resource, JSON.stringify(items)],
       );
@@ -63,32 +101,46 @@ export class PostgresStore implements Store {
     // Sorted as the filter asks, ties (and a filter that does not sort) in storage order.
     let orderBy = 'ORDER BY i.seq';
     if (filter !== undefined) {
-      const sql = toSql(filter, { document: 'doc', table: 'i' }, { caseInsensitive: this.#caseInsensitive, firstParam: values.length + 1, tieBreaker: 'seq' });
+      const sql = toSql(
+        filter,
+        { document: 'doc', table: 'i' },
+        {
+          caseInsensitive: this.#caseInsensitive,
+          firstParam: values.length + 1,
+          tieBreaker: 'seq',
+          ...(this.#caseFolding && { caseFolding: this.#caseFolding }),
+        },
+      );
       where += ` AND ${sql.text}`;
       values.push(...sql.values);
       orderBy = sql.orderBy;
     }
     const n = values.length;
     const { rows } = await this.#db.query<{ body: Item; total: number }>(
-      `SELECT i.body, count(*) OVER ()::int AS total FROM items i WHERE ${where} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      `SELECT i.body, count(*) OVER ()::int AS total FROM ${TABLE} i WHERE ${where} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...values, page.limit, page.offset],
     );
     if (rows.length > 0) return { data: rows.map((r) => r.body), count: rows[0]!.total };
     // No row to carry the window count (limit=0, or an offset past the end): count apart.
-    const counted = await this.#db.query<{ total: number }>(`SELECT count(*)::int AS total FROM items i WHERE ${where}`, values);
+    const counted = await this.#db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${TABLE} i WHERE ${where}`, values);
     return { data: [], count: counted.rows[0]!.total };
   }
 
-  async insert(resource: Resource, item: Item): Promise<void> {
+  async insert(resource: Resource, item: Item): Promise<boolean> {
     const json = JSON.stringify(item);
-    await this.#db.query('INSERT INTO items (resource, doc, body) VALUES ($1, $2::jsonb, $2::json)', [resource, json]);
+    // The unique index decides, in one statement: a check before the insert could not.
+    const { rows } = await this.#db.query(
+      `INSERT INTO ${TABLE} (resource, doc, body) VALUES ($1, $2::jsonb, $2::json) ON CONFLICT DO NOTHING RETURNING 1`,
+      [resource, json],
+    );
+    return rows.length === 1;
   }
 
   async remove(resource: Resource, select: Selector): Promise<number> {
     const values: unknown[] = [];
     const where = selection(resource, select, values);
     const { rows } = await this.#db.query<{ n: number }>(
-      `WITH gone AS (DELETE FROM items i WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+      `WITH gone AS (DELETE FROM ${TABLE} i WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
       values,
     );
     return rows[0]!.n;
@@ -96,8 +148,8 @@ export class PostgresStore implements Store {
 }
 
 /**
- * The resource and the selectors as SQL on `items i`, their values appended to
- * `values`. A selector is exact equality with a JSON string, as the memory store's
+ * The resource and the selectors as SQL on the table aliased `i`, their values appended
+ * to `values`. A selector is exact equality with a JSON string, as the memory store's
  * `===` on strings: the number 5 is not the selector "5".
  */
 function selection(resource: Resource, select: Selector | undefined, values: unknown[]): string {

@@ -27,6 +27,13 @@ export interface FindResult {
 }
 
 /**
+ * The property whose value is unique among the items of a resource: a second business
+ * of the same name is refused by the store itself (a unique index in Postgres), so that
+ * two requests creating it at once cannot both succeed.
+ */
+export const UNIQUE_KEYS: { readonly [R in Resource]?: string } = { businesses: 'businessName' };
+
+/**
  * Where the example keeps its data. The routes only ever see this interface: the
  * in-memory store runs filters with `compile`; a database store would run the same
  * `Filter` as SQL (through `toSql`) and keep the same meaning (SPEC §5), case
@@ -34,7 +41,8 @@ export interface FindResult {
  */
 export interface Store {
   find(resource: Resource, query: FindQuery): Promise<FindResult>;
-  insert(resource: Resource, item: Item): Promise<void>;
+  /** Stores an item; resolves to false, storing nothing, when its resource's unique key (`UNIQUE_KEYS`) is taken. */
+  insert(resource: Resource, item: Item): Promise<boolean>;
   /** Removes the items that the selector matches; resolves to how many there were. */
   remove(resource: Resource, select: Selector): Promise<number>;
 }

@@ -1,10 +1,8 @@
-import type { PGlite } from '@electric-sql/pglite';
 import type { DocumentTarget, RelationalTarget, SqlQuery } from '../../../src/index';
 import { writeJson, type Json } from './json';
 import type { TypedItem } from './arbitraries';
+import type { Database } from '../../support/databases';
 
-/** Starting Postgres in wasm takes seconds, more while other test files run. */
-export const STARTUP_TIMEOUT = 120_000;
 /** A test that loads data sets and runs hundreds of statements. */
 export const TEST_TIMEOUT = 120_000;
 
@@ -35,7 +33,7 @@ const ITEM_COLUMNS = `id int PRIMARY KEY, "Amount ""total""" float8, score numer
 const LINE_COLUMNS = `"item id" int, label text, qty float8, "on" timestamptz, item_id int8`;
 
 /** Creates the tables of both layouts (empty). */
-export async function createTables(db: PGlite): Promise<void> {
+export async function createTables(db: Database): Promise<void> {
   await db.exec(`
     CREATE SCHEMA "we""ird";
     CREATE TABLE "we""ird"."items.v1" (${ITEM_COLUMNS});
@@ -50,7 +48,7 @@ function float(n: number | null | undefined): Json {
 }
 
 /** Replaces the relational rows with these items, in one statement per table. */
-export async function loadTyped(db: PGlite, items: readonly TypedItem[]): Promise<void> {
+export async function loadTyped(db: Database, items: readonly TypedItem[]): Promise<void> {
   const rows = items.map((item) => ({
     id: item.id,
     amount: float(item.amount),
@@ -83,7 +81,7 @@ export async function loadTyped(db: PGlite, items: readonly TypedItem[]): Promis
 }
 
 /** Replaces the documents with these, ids 1…n. */
-export async function loadDocuments(db: PGlite, documents: readonly Json[]): Promise<void> {
+export async function loadDocuments(db: Database, documents: readonly Json[]): Promise<void> {
   await db.exec('TRUNCATE docs');
   await db.query(`INSERT INTO docs SELECT (e->>0)::int, e->1 FROM jsonb_array_elements($1::jsonb) AS e`, [
     writeJson(documents.map((doc, i) => [i + 1, doc])),
@@ -95,7 +93,7 @@ export async function loadDocuments(db: PGlite, documents: readonly Json[]): Pro
  * filter's placeholders numbered after the previous one's (the `firstParam` option).
  * Returns, per filter, the ids it selects, ascending.
  */
-export async function selectIds(db: PGlite, from: string, queries: readonly ((firstParam: number) => SqlQuery)[]): Promise<number[][]> {
+export async function selectIds(db: Database, from: string, queries: readonly ((firstParam: number) => SqlQuery)[]): Promise<number[][]> {
   const values: unknown[] = [];
   const columns = queries.map((build, i) => {
     const sql = build(values.length + 1);
