@@ -28,8 +28,11 @@ export interface FilterQueryOptions {
    * The `type` (a URI naming the problem) and `title` of the problem details body; the
    * `instance` is the request's path, as sent.
    */
-  readonly problem?: Omit<ProblemOptions, 'instance'>;
+  readonly problem?: ProblemLabels;
 }
+
+/** How the 400 answer's problem details are labelled: `toProblemDetails`'s `type` and `title`. */
+export type ProblemLabels = Pick<ProblemOptions, 'type' | 'title'>;
 
 /** A query that did not check: every diagnostic, and the problem details body that answers it by default. */
 export interface FilterRejection {
@@ -73,7 +76,7 @@ export function adapterSettings(who: string, options: unknown, extra: readonly s
   const checkOptions: CheckOptions = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
   // Parsing an empty query once refuses bad limits now (a TypeError), not on some request.
   parse('', checkOptions);
-  const labels = (problem ?? {}) as Omit<ProblemOptions, 'instance'>;
+  const labels = (problem ?? {}) as ProblemLabels;
   return (schema, where) => {
     if (!isSchema(schema)) {
       const spec = typeof schema === 'object' && schema !== null && 'fields' in schema;
