@@ -48,20 +48,20 @@ export type RequestOutcome = { readonly ok: true; readonly value: Filter } | ({ 
 export type RequestChecker = (url: string) => RequestOutcome;
 
 /**
- * Reads the options of an adapter (`who` names it in errors), allowing its own `extra`
- * keys besides the common ones. Returns a function that makes the checker of a schema,
- * for the adapters that learn their schemas later (Fastify's routes).
+ * Reads the options of an adapter (`who` names it in errors): the common ones, and
+ * `onError`, each adapter's hook for a custom answer, which must be a function. Returns
+ * a function that makes the checker of a schema, for the adapters that learn their
+ * schemas later (Fastify's routes).
  */
-export function adapterSettings(who: string, options: unknown, extra: readonly string[]): (schema: unknown, where: string) => RequestChecker {
+export function adapterSettings(who: string, options: unknown): (schema: unknown, where: string) => RequestChecker {
   if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
     wrong(who, 'its options', 'an object', options);
   }
   const given = (options ?? {}) as Record<string, unknown>;
   for (const key of Object.keys(given)) {
-    if (!COMMON_KEYS.includes(key) && !extra.includes(key)) {
-      throw new TypeError(`${who}: unknown option ${JSON.stringify(key)} (expected ${[...COMMON_KEYS, ...extra].join(', ')}).`);
-    }
+    if (!OPTION_KEYS.includes(key)) throw new TypeError(`${who}: unknown option ${JSON.stringify(key)} (expected ${OPTION_KEYS.join(', ')}).`);
   }
+  if (given.onError !== undefined && typeof given.onError !== 'function') wrong(who, '"onError"', 'a function', given.onError);
   const params = given.params;
   if (params !== undefined && (!Array.isArray(params) || !params.every((p) => typeof p === 'string'))) wrong(who, '"params"', 'an array of strings', params);
   const problem = given.problem;
@@ -91,7 +91,7 @@ export function adapterSettings(who: string, options: unknown, extra: readonly s
   };
 }
 
-const COMMON_KEYS = ['limits', 'params', 'problem'];
+const OPTION_KEYS = ['limits', 'params', 'problem', 'onError'];
 
 /** Structural, so that a schema from another copy of the package (ESM beside CJS) is as good. */
 function isSchema(value: unknown): value is Schema {

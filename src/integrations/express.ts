@@ -42,8 +42,7 @@ const WHO = 'qsfilter/express filterQuery';
  */
 export function filterQuery(schema: Schema, options?: ExpressFilterOptions): RequestHandler {
   const onError = options?.onError;
-  if (onError !== undefined && typeof onError !== 'function') throw new TypeError(`${WHO}: "onError" must be a function, not ${typeof onError}.`);
-  const checkUrl = adapterSettings(WHO, options, ['onError'])(schema, 'the schema');
+  const checkUrl = adapterSettings(WHO, options)(schema, 'the schema');
   return function qsfilterQuery(req, res, next) {
     const outcome = checkUrl(req.originalUrl);
     if (outcome.ok) {

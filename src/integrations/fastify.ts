@@ -42,8 +42,7 @@ const plugin: FastifyPluginCallback<FastifyFilterOptions> = (app, options, done)
   const onError = options.onError;
   let checkerFor: ReturnType<typeof adapterSettings>;
   try {
-    if (onError !== undefined && typeof onError !== 'function') throw new TypeError(`${WHO}: "onError" must be a function, not ${typeof onError}.`);
-    checkerFor = adapterSettings(WHO, options, ['onError']);
+    checkerFor = adapterSettings(WHO, options);
   } catch (error) {
     // A callback plugin reports through done: app.register() and app.ready() then reject with it.
     done(error as Error);

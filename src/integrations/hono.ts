@@ -41,8 +41,7 @@ export function filterQuery<E extends Env = Env, P extends string = string>(
   options?: HonoFilterOptions<E>,
 ): MiddlewareHandler<E, P, FilterInput> {
   const onError = options?.onError;
-  if (onError !== undefined && typeof onError !== 'function') throw new TypeError(`${WHO}: "onError" must be a function, not ${typeof onError}.`);
-  const checkUrl = adapterSettings(WHO, options, ['onError'])(schema, 'the schema');
+  const checkUrl = adapterSettings(WHO, options)(schema, 'the schema');
   // hono/validator also parses the query for its `value`, which is left unused: only the
   // URL as sent keeps strict decoding.
   return validator('query', (_value, c: Context<E, P>) => {
