@@ -4,6 +4,21 @@ import { defineConfig, type Options } from 'tsup';
 
 const minify = process.env.QSFILTER_MINIFY !== '0';
 
+/**
+ * `src/integrations/*` import the public entry (`../index`): in dist, an adapter imports
+ * `./index.js` (or requires `./index.cjs`), so that a server that loads the main entry
+ * and an adapter has one copy of the checker and its parser, in either format.
+ */
+const mainEntryExternal: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'qsfilter-main-entry-external',
+  setup(build) {
+    const main = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
+    build.onResolve({ filter: /^\.\.\/index$/ }, (args) =>
+      /[\\/]src[\\/]integrations[\\/]/.test(args.importer) ? { path: main, external: true } : undefined,
+    );
+  },
+};
+
 const shared: Options = {
   target: 'node20',
   // chevrotain is bundled (tree-shaken, minified): its package entry pulls in all of
@@ -72,9 +87,19 @@ function slimMap(file: string): void {
 export default defineConfig([
   {
     ...shared,
-    // `client` is `qsfilter/client`: the builder without the parser (its chunks hold no Chevrotain).
-    entry: { index: 'src/index.ts', client: 'src/client/index.ts' },
+    // `client` is `qsfilter/client`: the builder without the parser (its chunks hold no
+    // Chevrotain). The server adapters are subpaths too (qsfilter/fastify…), so that the
+    // main entry never loads a framework; they use the package through its public entry,
+    // which they import from dist (see mainEntryExternal) rather than bundle a copy of.
+    entry: {
+      index: 'src/index.ts',
+      client: 'src/client/index.ts',
+      fastify: 'src/integrations/fastify.ts',
+      express: 'src/integrations/express.ts',
+      hono: 'src/integrations/hono.ts',
+    },
     format: ['esm', 'cjs'],
+    esbuildPlugins: [mainEntryExternal],
     dts: true,
     metafile: true,
     // Both builds run at once and write to dist/: this one must not delete the other's output.

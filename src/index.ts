@@ -15,10 +15,10 @@ export {
 } from './diagnostics/problem';
 export type { QueryInput, QueryRecord } from './input/decode';
 export { DEFAULT_LIMITS, type Limits } from './input/limits';
+export { splitRequestUrl, type RequestTarget } from './input/url';
 export * from './syntax/ast';
 export { parse, type ParseOptions } from './syntax/parse';
 export {
-  defineSchema,
   PAGING_PARAMS,
   SCALAR_TYPES,
   type ArraySpec,
@@ -43,7 +43,40 @@ export {
   type SchemaSpec,
   type SortPath,
 } from './schema/define';
-export * from './schema/catalog';
+// The main entry's schemas are also Standard Schema validators: defineSchema and the
+// catalog come with their ~standard face (schema/standard.ts).
+export {
+  defineSchema,
+  withStandard,
+  balanceSheets,
+  invoices,
+  vendors,
+  deposits,
+  bills,
+  connections,
+  syncStatus,
+  businesses,
+  catalog,
+  type StandardIssue,
+  type StandardProps,
+  type StandardResult,
+  type StandardSchema,
+} from './schema/standard';
+export { DEPOSIT_LINE_MEMO_REMOVED, type ResourceName } from './schema/catalog';
+export {
+  openApiParameters,
+  openApiProblemResponse,
+  type JsonSchema,
+  type OpenApiOptions,
+  type OpenApiParameter,
+  type OpenApiResponse,
+} from './schema/openapi';
+export {
+  schemaFromJsonSchema,
+  type JsonSchemaOptions,
+  type SchemaFromJsonSchema,
+  type UnmappedProperty,
+} from './schema/json-schema';
 export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './check/filter';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';

@@ -8,10 +8,12 @@
  * Node's bare `http` would work but leaves routing, bodies and errors to hand-written code.
  */
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { qsfilter } from 'qsfilter/fastify';
 import { problem, sendProblem, splitUrl } from './http';
 import { businessRoutes } from './routes/businesses';
 import { collectionRoutes } from './routes/collections';
 import { depositRoutes } from './routes/deposits';
+import { openApiRoutes } from './routes/openapi';
 import { playgroundRoute } from './routes/playground';
 import type { Store } from './store/store';
 
@@ -22,6 +24,8 @@ export interface AppOptions {
   readonly store: Store;
   /** Fastify's request log (`LOG=1`); off by default. A failure (every 500, with its cause) is logged either way. */
   readonly logger?: boolean;
+  /** Whether the store compares text case-insensitively, as /openapi.json then says; true by default, as `main.ts`. */
+  readonly caseInsensitive?: boolean;
   /** The playground page to serve at `/` (see examples/playground/build.ts); none by default. */
   readonly playground?: string;
   /** Where log lines go, one JSON object each (Fastify's pino); standard output by default. */
@@ -30,9 +34,10 @@ export interface AppOptions {
 
 /**
  * Builds the API over a store: `GET` for every collection, `POST /Deposit`, and
- * `POST`/`DELETE` for businesses (and the playground at `/` when given). Every error answer is an RFC 9457 problem.
+ * `POST`/`DELETE` for businesses, `GET /openapi.json` (and the playground at `/` when
+ * given). Every error answer is an RFC 9457 problem.
  */
-export function buildApp({ store, logger = false, playground, logStream }: AppOptions): FastifyInstance {
+export function buildApp({ store, logger = false, caseInsensitive = true, playground, logStream }: AppOptions): FastifyInstance {
   const app = Fastify({
     // Errors are always logged: a 500 says "the error is logged", and must be true.
     logger: { level: logger ? 'info' : 'error', ...(logStream === undefined ? {} : { stream: logStream }) },
@@ -92,7 +97,10 @@ export function buildApp({ store, logger = false, playground, logStream }: AppOp
     sendProblem(reply, problem(status, status === 500 ? 'The server failed; the error is logged.' : error.message, path));
   });
 
+  // Collection routes ask it for their checked query (config.filter → request.filter).
+  void app.register(qsfilter);
   collectionRoutes(app, store);
+  openApiRoutes(app, { caseInsensitive });
   depositRoutes(app, store);
   businessRoutes(app, store);
   if (playground !== undefined) playgroundRoute(app, playground);

@@ -1,16 +1,17 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { PROBLEM_CONTENT_TYPE, type ProblemDetails } from 'qsfilter';
+import { PROBLEM_CONTENT_TYPE, splitRequestUrl, type ProblemDetails } from 'qsfilter';
 
 /**
- * The path and the raw query of a request URL, as sent. The query keeps its leading
- * `?` so that `check` reads it as a query string whatever it starts with, and it is
- * never decoded here: `check` decodes strictly (a bare `%` is MALFORMED_ENCODING) and
- * keeps repeated keys, which Fastify's own query parser would not.
+ * The path and the raw query of a request URL, as sent (qsfilter's `splitRequestUrl`,
+ * which the adapters use too). The query keeps its leading `?` so that `check` reads it
+ * as a query string whatever it starts with, and it is never decoded here: `check`
+ * decodes strictly (a bare `%` is MALFORMED_ENCODING) and keeps repeated keys, which
+ * Fastify's own query parser would not.
  */
 export function splitUrl(url: string): { path: string; query: string } {
-  const q = url.indexOf('?');
-  return q === -1 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q) };
+  const { pathname, search } = splitRequestUrl(url);
+  return { path: pathname, query: search };
 }
 
 /** An RFC 9457 problem details body, for problems other than a bad query (which `toProblemDetails` makes). */

@@ -27,7 +27,7 @@ const caseInsensitive = process.env.CASE_SENSITIVE !== '1';
 
 const data = sampleData();
 const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL, caseInsensitive }, data);
-const app = buildApp({ store: opened.store, logger: process.env.LOG === '1', playground: await buildPlayground() });
+const app = buildApp({ store: opened.store, logger: process.env.LOG === '1', caseInsensitive, playground: await buildPlayground() });
 try {
   await app.listen({ port, host });
 } catch (error) {
@@ -70,6 +70,7 @@ const rows = Object.values(data).reduce((n, items) => n + items.length, 0);
 console.log(`Example financial-data API on ${base}: ${rows} sample rows, text compared case-${caseInsensitive ? 'in' : ''}sensitively.`);
 console.log(`Data: ${opened.description}.`);
 console.log(`Playground: ${base}/`);
+console.log(`OpenAPI document: ${base}/openapi.json`);
 console.log('Try:');
 for (const { path, note } of EXAMPLE_REQUESTS) console.log(`  curl -s '${base}${path}'\n      # ${note}`);
 

@@ -1,6 +1,7 @@
 import { diagnostic, excerpt, quote, type Diagnostic, type Span } from '../diagnostics/diagnostic';
 import { describe } from '../diagnostics/arguments';
 import type { Limits } from './limits';
+import { isUrl, queryRange } from './url';
 
 /** A record as Express or Fastify give it: values already decoded. */
 export type QueryRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
@@ -58,28 +59,11 @@ function isRecord(input: unknown): input is object {
 }
 
 function decodeString(s: string, limits: Limits): DecodedQuery {
-  let start = 0;
-  let end = s.length;
-  if (s.charCodeAt(0) === 63 /* ? */) {
-    start = 1;
-  } else if (s.charCodeAt(0) === 47 /* / */ || isUrl(s)) {
-    // A URL or an absolute path: the query is what lies between "?" and "#". The
-    // fragment starts at the first "#", so a "?" after it is part of the fragment.
-    const hash = s.indexOf('#');
-    if (hash !== -1) end = hash;
-    const q = s.indexOf('?');
-    if (q === -1 || q > end) return { params: [] };
-    start = q + 1;
-  }
-  return decodeRange(s, start, end, limits);
-}
-
-const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*$/;
-
-/** `scheme://…`: tested without a regular expression over the whole string, which every query would pay for. */
-function isUrl(s: string): boolean {
-  const colon = s.indexOf(':');
-  return colon > 0 && s.charCodeAt(colon + 1) === 47 && s.charCodeAt(colon + 2) === 47 && URL_SCHEME.test(s.slice(0, colon));
+  if (s.charCodeAt(0) === 63 /* ? */) return decodeRange(s, 1, s.length, limits);
+  if (s.charCodeAt(0) !== 47 /* / */ && !isUrl(s)) return decodeRange(s, 0, s.length, limits);
+  // A URL or an absolute path: only its query, and no query at all is an empty one.
+  const { start, end } = queryRange(s);
+  return start === -1 ? { params: [] } : decodeRange(s, start, end, limits);
 }
 
 /** Splits `s[start, end)` on `&` and each part on its first `=`, decoding both sides strictly. */

@@ -22,11 +22,13 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const CLIENT_BUDGET = 6 * 1024;
 /**
  * Our own code in a bundle of `check` + a schema, Chevrotain aside. The issue's goal is
- * 10 KiB; today's check path (decoding, parsing, validation, every diagnostic's message
- * and hint) is 14.7 KiB, so this ceiling stops it growing while the goal stands (README
- * "Clients" gives both).
+ * 10 KiB; the check path (decoding, parsing, validation, every diagnostic's message
+ * and hint) was 14.8 KiB, and issue 14's hardening added 1.3 KiB (arguments checked
+ * with messages that say what was expected, the output bound of 100 diagnostics, the
+ * key of an unreadable parameter checked, hints that cut what they repeat): 16.1 KiB.
+ * This ceiling stops it growing while the goal stands (README "Clients" gives both).
  */
-const CHECK_OURS_BUDGET = 16 * 1024;
+const CHECK_OURS_BUDGET = 17 * 1024;
 
 const CLIENT_APP = `import { query, literal, invoices } from 'qsfilter/client';
 console.log(query(invoices).where('totalAmount', 'gte', 100).where('customerRef.id', 'eq', literal('42')).toString());`;

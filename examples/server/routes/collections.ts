@@ -1,26 +1,25 @@
 import type { FastifyInstance } from 'fastify';
-import { check, defineSchema, toProblemDetails, type Filter, type Schema } from 'qsfilter';
-import { splitUrl, sendProblem } from '../http';
+import { check, defineSchema, type Filter, type Schema } from 'qsfilter';
+// The plugin's types: config.filter on a route, and request.filter in its handler.
+import type {} from 'qsfilter/fastify';
 import { collections, selectorParams, type Resource } from '../resources';
 import type { Selector, Store } from '../store/store';
 
 /**
- * `GET /<collection>` for every collection: the raw query string is checked against the
- * collection's schema (filters, `orderBy`, `limit` and `offset`, the request parameters
- * and the connection they require); a bad query is a 400 problem and nothing else
- * happens. Otherwise the answer is one page of the matches in the order asked for,
- * shaped as the API's: `{ data, pagination: { offset, limit, count }, meta }`, where
- * `count` is the number of all matches and `meta` the parameters that selected them.
+ * `GET /<collection>` for every collection. Each route asks `qsfilter/fastify` (registered
+ * by the app) for its collection's schema: the raw query is checked (filters, `orderBy`,
+ * `limit` and `offset`, the request parameters and the connection they require) before
+ * the handler runs, and a bad query is a 400 problem. The handler answers one page of
+ * the matches in the order asked for, shaped as the API's: `{ data, pagination: {
+ * offset, limit, count }, meta }`, where `count` is the number of all matches and `meta`
+ * the parameters that selected them.
  */
 export function collectionRoutes(app: FastifyInstance, store: Store): void {
   for (const resource of Object.keys(collections) as Resource[]) {
     const schema = collections[resource];
     const selectors = selectorParams(resource);
-    app.get(`/${resource}`, async (request, reply) => {
-      const { path, query } = splitUrl(request.url);
-      const checked = check(query, schema);
-      if (!checked.ok) return sendProblem(reply, toProblemDetails(checked.errors, { instance: path }));
-      const filter = withPeriod(checked.value, schema);
+    app.get(`/${resource}`, { config: { filter: schema } }, async (request) => {
+      const filter = withPeriod(request.filter, schema);
       const select: Record<string, string> = {};
       // Typed request parameters are single values, checked: each selects by equality.
       for (const name of selectors) if (typeof filter.params[name] === 'string') select[name] = filter.params[name];

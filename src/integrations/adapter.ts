@@ -1,0 +1,106 @@
+// An adapter uses the package as its users do, through the public entry: in dist it
+// imports the main entry instead of bundling a second copy of it (tsup.config.ts).
+import {
+  check,
+  parse,
+  splitRequestUrl,
+  toProblemDetails,
+  type CheckOptions,
+  type Diagnostic,
+  type Filter,
+  type Limits,
+  type ProblemDetails,
+  type ProblemOptions,
+  type Schema,
+} from '../index';
+
+/**
+ * What every server adapter takes: how to check (SPEC §7's limits, extra pass-through
+ * keys) and how the 400 answer is labelled. Checked once, when the adapter is set up:
+ * a mistake is a `TypeError` then, never a failure on some later request.
+ */
+export interface FilterQueryOptions {
+  /** Overrides of the limits of SPEC §7. */
+  readonly limits?: Partial<Limits>;
+  /** Keys passed through untouched, besides the schema's request parameters (a CSRF token, a tracking id…). */
+  readonly params?: readonly string[];
+  /**
+   * The `type` (a URI naming the problem) and `title` of the problem details body; the
+   * `instance` is the request's path, as sent.
+   */
+  readonly problem?: ProblemLabels;
+}
+
+/** How the 400 answer's problem details are labelled: `toProblemDetails`'s `type` and `title`. */
+export type ProblemLabels = Pick<ProblemOptions, 'type' | 'title'>;
+
+/** A query that did not check: every diagnostic, and the problem details body that answers it by default. */
+export interface FilterRejection {
+  readonly errors: readonly Diagnostic[];
+  /** The RFC 9457 body of the 400 answer, its `instance` the request path. */
+  readonly problem: ProblemDetails;
+}
+
+/** The outcome of checking one request: its filter, or why not. */
+export type RequestOutcome = { readonly ok: true; readonly value: Filter } | ({ readonly ok: false } & FilterRejection);
+
+/** Checks the query of a request URL as sent (`/invoices?…` or `http://host/invoices?…`) against one schema. */
+export type RequestChecker = (url: string) => RequestOutcome;
+
+/**
+ * Reads the options of an adapter (`who` names it in errors): the common ones, and
+ * `onError`, each adapter's hook for a custom answer, which must be a function. Returns
+ * a function that makes the checker of a schema, for the adapters that learn their
+ * schemas later (Fastify's routes).
+ */
+export function adapterSettings(who: string, options: unknown): (schema: unknown, where: string) => RequestChecker {
+  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
+    wrong(who, 'its options', 'an object', options);
+  }
+  const given = (options ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (!OPTION_KEYS.includes(key)) throw new TypeError(`${who}: unknown option ${JSON.stringify(key)} (expected ${OPTION_KEYS.join(', ')}).`);
+  }
+  if (given.onError !== undefined && typeof given.onError !== 'function') wrong(who, '"onError"', 'a function', given.onError);
+  const params = given.params;
+  if (params !== undefined && (!Array.isArray(params) || !params.every((p) => typeof p === 'string'))) wrong(who, '"params"', 'an array of strings', params);
+  const problem = given.problem;
+  if (problem !== undefined) {
+    if (typeof problem !== 'object' || problem === null) wrong(who, '"problem"', 'an object: { type?, title? }', problem);
+    for (const [key, value] of Object.entries(problem)) {
+      if (key !== 'type' && key !== 'title') throw new TypeError(`${who}: "problem" has the unknown property ${JSON.stringify(key)} (expected type, title).`);
+      if (typeof value !== 'string') wrong(who, `"problem.${key}"`, 'a string', value);
+    }
+  }
+  const limits = given.limits as Partial<Limits> | undefined;
+  const checkOptions: CheckOptions = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
+  // Parsing an empty query once refuses bad limits now (a TypeError), not on some request.
+  parse('', checkOptions);
+  const labels = (problem ?? {}) as ProblemLabels;
+  return (schema, where) => {
+    if (!isSchema(schema)) {
+      const spec = typeof schema === 'object' && schema !== null && 'fields' in schema;
+      wrong(who, where, `a schema made by defineSchema()${spec ? ' (this looks like a schema spec: pass defineSchema(spec))' : ''}`, schema);
+    }
+    return (url) => {
+      const { pathname, search } = splitRequestUrl(url);
+      const result = check(search, schema, checkOptions);
+      if (result.ok) return result;
+      return { ok: false, errors: result.errors, problem: toProblemDetails(result.errors, { ...labels, instance: pathname }) };
+    };
+  };
+}
+
+const OPTION_KEYS = ['limits', 'params', 'problem', 'onError'];
+
+/** Structural, so that a schema from another copy of the package (ESM beside CJS) is as good. */
+function isSchema(value: unknown): value is Schema {
+  if (typeof value !== 'object' || value === null) return false;
+  const { fields, params, sortParam } = value as Partial<Record<keyof Schema, unknown>>;
+  return fields instanceof Map && params instanceof Set && typeof sortParam === 'string';
+}
+
+function wrong(who: string, what: string, expected: string, value: unknown): never {
+  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+  throw new TypeError(`${who}: ${what} must be ${expected}, not ${got}.`);
+}

@@ -1,0 +1,57 @@
+/**
+ * `qsfilter/hono`: `filterQuery(schema)`, a validator built on `hono/validator`. It checks
+ * the query of `c.req.url` as sent (never Hono's parsed query, which decodes a bare `%`
+ * leniently), so that `c.req.valid('query')` is the checked `Filter`; a bad query is
+ * answered 400 `application/problem+json`.
+ */
+import type { Context, Env, MiddlewareHandler } from 'hono';
+import { validator } from 'hono/validator';
+import { PROBLEM_CONTENT_TYPE, type Filter, type Schema } from '../index';
+import { adapterSettings, type FilterQueryOptions, type FilterRejection, type RequestOutcome } from './adapter';
+
+export type { FilterQueryOptions, FilterRejection } from './adapter';
+
+/** Options of `filterQuery`: those of every adapter, and the hook for a custom error answer. */
+export interface HonoFilterOptions<E extends Env = Env> extends FilterQueryOptions {
+  /**
+   * Called when a query does not check: the response it returns is the answer; when it
+   * returns nothing, the default 400 problem is.
+   */
+  readonly onError?: (rejection: FilterRejection, c: Context<E>) => Response | void | Promise<Response | void>;
+}
+
+/**
+ * What the validator declares: the query a client sends (for Hono's RPC client: strings,
+ * a list for a repeated key) and the `Filter` a handler gets from `c.req.valid('query')`.
+ */
+export interface FilterInput {
+  in: { query: Record<string, string | string[]> };
+  out: { query: Filter };
+}
+
+const WHO = 'qsfilter/hono filterQuery';
+
+/**
+ * A validator of the request's query against `schema`: `app.get('/invoices',
+ * filterQuery(invoices), (c) => … c.req.valid('query') …)`. The schema and options are
+ * checked here, once: a mistake throws a `TypeError` when the app is set up.
+ */
+export function filterQuery<E extends Env = Env, P extends string = string>(
+  schema: Schema,
+  options?: HonoFilterOptions<E>,
+): MiddlewareHandler<E, P, FilterInput> {
+  const onError = options?.onError;
+  const checkUrl = adapterSettings(WHO, options)(schema, 'the schema');
+  // hono/validator also parses the query for its `value`, which is left unused: only the
+  // URL as sent keeps strict decoding.
+  return validator('query', (_value, c: Context<E, P>) => {
+    const outcome = checkUrl(c.req.url);
+    if (outcome.ok) return outcome.value;
+    if (onError === undefined) return problemResponse(c, outcome);
+    return Promise.resolve(onError(outcome, c)).then((answer) => answer ?? problemResponse(c, outcome));
+  }) as unknown as MiddlewareHandler<E, P, FilterInput>;
+}
+
+function problemResponse(c: Context, rejection: Extract<RequestOutcome, { ok: false }>): Response {
+  return c.body(JSON.stringify(rejection.problem), 400, { 'content-type': PROBLEM_CONTENT_TYPE });
+}

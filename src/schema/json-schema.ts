@@ -1,0 +1,202 @@
+import { pathProblem, RESERVED_NAMES } from '../syntax/path';
+import type { ElementFieldSpec, FieldSpec, ScalarType, SchemaSpec } from './define';
+
+/** Options of `schemaFromJsonSchema`. */
+export interface JsonSchemaOptions {
+  /**
+   * What a `$ref` points into: the OpenAPI document (`#/components/schemas/…`) or the JSON
+   * Schema (`#/$defs/…`) the object schema comes from. By default, the object schema itself.
+   */
+  readonly document?: object;
+  /** The top-level properties that `orderBy` may sort by: scalars or refs that map (a JSON Schema cannot say). */
+  readonly sortable?: readonly string[];
+}
+
+/** A property that `schemaFromJsonSchema` left out, and why. */
+export interface UnmappedProperty {
+  /** The property's path in the data: `lines.trackingCategoryRefs`. */
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** What `schemaFromJsonSchema` makes: the fields it could map, and what it could not. */
+export interface SchemaFromJsonSchema {
+  /** A spec for `defineSchema`, request parameters and paging still to add. */
+  readonly spec: SchemaSpec & { readonly fields: Readonly<Record<string, FieldSpec>> };
+  readonly unmapped: readonly UnmappedProperty[];
+}
+
+type Json = { readonly [key: string]: unknown };
+
+/**
+ * A schema spec from the JSON Schema of a resource's items (an OpenAPI component schema,
+ * 3.0 or 3.1): `number` and `integer` are numbers; a `string` with `format: date` or
+ * `date-time` a date, any other string text; an object with an `id` a ref (filterable as
+ * `field.id`); an array of objects a child array of the fields its elements map to.
+ * `$ref`s are followed within `options.document`; `nullable`, a `null` among the types
+ * and `allOf` of one schema are looked through. Anything else is not guessed: a boolean,
+ * an object without an id, a list of values, a union of types, a name that is no field
+ * name is left out and listed in `unmapped`, with why.
+ *
+ * A malformed argument (not an object schema with properties, a `sortable` name that did
+ * not map to a scalar or ref) is a programmer error: a `TypeError`.
+ */
+export function schemaFromJsonSchema(jsonSchema: object, options?: JsonSchemaOptions): SchemaFromJsonSchema {
+  const reader = new Reader(options?.document ?? jsonSchema);
+  const fields = reader.within(jsonSchema, '(the schema)', (root) => {
+    if (!isObject(root.properties)) return undefined;
+    const mapped: Record<string, FieldSpec> = {};
+    for (const [name, property] of Object.entries(root.properties)) {
+      const field = reader.field(property, name, false);
+      if (field !== undefined) mapped[name] = field;
+    }
+    return mapped;
+  });
+  if (fields === undefined) {
+    throw new TypeError('schemaFromJsonSchema: expected the JSON Schema of an object, with "properties" (an OpenAPI component schema).');
+  }
+  for (const name of options?.sortable ?? []) {
+    const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    const type = typeof field === 'string' ? field : field?.type;
+    if (type === undefined || type === 'array') {
+      throw new TypeError(`schemaFromJsonSchema: "sortable" names ${JSON.stringify(name)}, which is not a scalar or ref field that mapped.`);
+    }
+    fields[name] = { type, sortable: true };
+  }
+  return { spec: { fields }, unmapped: reader.unmapped };
+}
+
+/** Follows `$ref`s in one document, and records what does not map. */
+class Reader {
+  readonly unmapped: UnmappedProperty[] = [];
+  /** How many schemas are being read, one inside the other: a schema that contains itself through a union stops. */
+  private depth = 0;
+
+  constructor(private readonly document: object) {}
+
+  /** The field a property maps to, or `undefined` after recording why not. Inside a child array, scalars and refs only. */
+  field(property: unknown, path: string, inArray: boolean): FieldSpec | undefined {
+    const name = path.slice(path.lastIndexOf('.') + 1);
+    if (!isFieldName(name)) return this.skip(path, 'its name is not a field name (letters, digits and "_", not starting with a digit)');
+    return this.within(property, path, (schema) => {
+      if (schema.writeOnly === true) return this.skip(path, 'it is writeOnly: never in the data');
+      const type = this.typeOf(schema, path);
+      if (type === undefined) return undefined;
+      const scalar = scalarOf(type, schema);
+      if (scalar !== undefined) return scalar;
+      if (type === 'boolean') return this.skip(path, 'a boolean: qsfilter has no boolean type');
+      if (type === 'object') return this.ref(schema, path);
+      if (type === 'array') return inArray ? this.skip(path, 'a list inside a list element: child arrays do not nest') : this.childArray(schema, path);
+      return this.skip(path, `the type ${JSON.stringify(type)}, which does not map`);
+    });
+  }
+
+  /** An object with an `id` that is a string or a number: a ref. */
+  private ref(schema: Json, path: string): FieldSpec | undefined {
+    const id = isObject(schema.properties) && Object.hasOwn(schema.properties, 'id') ? schema.properties.id : undefined;
+    if (id === undefined) return this.skip(path, 'an object without an "id": only a ref (an object with an id) can be filtered, as field.id');
+    const type = this.within(id, `${path}.id`, (s) => this.typeOf(s, `${path}.id`, false), false);
+    if (type !== 'string' && type !== 'number' && type !== 'integer') return this.skip(path, 'an object whose "id" is not a string or a number');
+    return { type: 'ref' };
+  }
+
+  private childArray(schema: Json, path: string): FieldSpec | undefined {
+    return this.within(schema.items, path, (items) => {
+      const type = this.typeOf(items, path);
+      if (type === undefined) return undefined;
+      if (type !== 'object' || !isObject(items.properties)) return this.skip(path, 'a list of values, not of objects: only the fields of child objects can be filtered');
+      const of: Record<string, ElementFieldSpec> = {};
+      for (const [name, property] of Object.entries(items.properties)) {
+        // Inside an array, field() gives scalars and refs only.
+        const field = this.field(property, `${path}.${name}`, true) as ElementFieldSpec | undefined;
+        if (field !== undefined) of[name] = field;
+      }
+      if (Object.keys(of).length === 0) return this.skip(path, 'a list of objects none of whose fields map');
+      return { type: 'array', of };
+    });
+  }
+
+  /**
+   * Calls `use` with the schema a value stands for: `$ref`s followed, `allOf` of one
+   * schema looked through; without one, records why (when `record`). The data's own
+   * structure bounds how deep fields go (a child array's elements hold no arrays, a
+   * ref is read to its id), so a schema may contain itself; only a chain of `$ref`s
+   * that comes back, or unions nested past any real schema, are cut.
+   */
+  within<T>(value: unknown, path: string, use: (schema: Json) => T | undefined, record = true): T | undefined {
+    if (this.depth >= MAX_DEPTH) return this.skip(path, 'its schema nests too deep: it contains itself', record);
+    const followed = new Set<string>();
+    let schema = value;
+    while (isObject(schema)) {
+      if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && schema.properties === undefined && schema.type === undefined) {
+        schema = schema.allOf[0];
+        continue;
+      }
+      if (typeof schema.$ref !== 'string') {
+        this.depth++;
+        try {
+          return use(schema);
+        } finally {
+          this.depth--;
+        }
+      }
+      const ref = schema.$ref;
+      if (followed.has(ref)) return this.skip(path, `its $refs come back to ${ref}`, record);
+      const target = pointer(this.document, ref);
+      if (target === undefined) return this.skip(path, `the $ref ${JSON.stringify(ref)} does not resolve in the document`, record);
+      followed.add(ref);
+      schema = target;
+    }
+    return this.skip(path, 'its schema is not an object', record);
+  }
+
+  /** The one type of a schema, `null` set aside (`nullable`, `["string", "null"]`, `anyOf` with `{type: "null"}`). */
+  private typeOf(schema: Json, path: string, record = true): string | undefined {
+    const union = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+    if (union !== undefined && schema.type === undefined) {
+      const others = union.filter((s) => !(isObject(s) && s.type === 'null'));
+      if (others.length !== 1) return this.skip(path, 'a union of several types: which would a filter compare?', record);
+      return this.within(others[0], path, (one) => this.typeOf(one, path, record), record);
+    }
+    const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t) => t !== 'null' && t !== undefined);
+    if (types.length > 1) return this.skip(path, `several types (${types.join(', ')}): which would a filter compare?`, record);
+    const [type] = types;
+    if (typeof type === 'string') return type;
+    if (isObject(schema.properties)) return 'object';
+    return this.skip(path, 'no type', record);
+  }
+
+  private skip(path: string, reason: string, record = true): undefined {
+    if (record) this.unmapped.push({ path, reason });
+    return undefined;
+  }
+}
+
+/** Far more than a field ever needs: a field, a child array, its element, a ref, its id, and unions around them. */
+const MAX_DEPTH = 32;
+
+function scalarOf(type: string, schema: Json): ScalarType | undefined {
+  if (type === 'number' || type === 'integer') return 'number';
+  if (type !== 'string') return undefined;
+  return schema.format === 'date' || schema.format === 'date-time' ? 'date' : 'string';
+}
+
+/** A local JSON Pointer (`#/components/schemas/Invoice`), read through own properties only. */
+function pointer(document: object, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined;
+  let at: unknown = document;
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
+    at = at[key];
+  }
+  return ref === '#' ? document : at;
+}
+
+function isFieldName(name: string): boolean {
+  return name !== '' && !name.includes('.') && pathProblem(name) === undefined && !RESERVED_NAMES.has(name);
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

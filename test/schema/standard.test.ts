@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { catalog, check, defineSchema, invoices, vendors, withStandard, type Filter } from '../../src/index';
+import * as core from '../../src/schema/catalog';
+import { defineSchema as indexSchema } from '../../src/schema/define';
+
+const standard = invoices['~standard'];
+
+/** What `check` gives for the same input: the Standard face must be exactly it. */
+function checked(input: Parameters<typeof check>[0]): Filter {
+  const result = check(input, invoices);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.value;
+}
+
+describe('Schema["~standard"] (Standard Schema v1, SPEC §10)', () => {
+  it('names its version and vendor, on every schema', () => {
+    expect(standard.version).toBe(1);
+    expect(standard.vendor).toBe('qsfilter');
+    const own = defineSchema({ fields: { amount: 'number' } });
+    expect(own['~standard'].vendor).toBe('qsfilter');
+    expect(Object.isFrozen(own['~standard'])).toBe(true);
+  });
+
+  it('gives the checked Filter for a good query, in every input form, and no issues', () => {
+    const query = 'customerRef.id=42&totalAmount=gte:100;lte:200&orderBy=-postedDate&limit=5';
+    for (const input of [query, `?${query}`, `/invoices?${query}`, new URL(`https://api.example/invoices?${query}`), new URLSearchParams(query)]) {
+      const result = standard.validate(input);
+      expect(result.issues).toBeUndefined();
+      expect(result).toEqual({ value: checked(query) });
+    }
+    expect(standard.validate({ 'customerRef.id': '42', totalAmount: ['gte:100', 'lte:200'] })).toEqual({
+      value: checked('customerRef.id=42&totalAmount=gte:100&totalAmount=lte:200'),
+    });
+  });
+
+  it('reports each diagnostic as an issue with path [param], the message, and the diagnostic kept', () => {
+    const result = vendors['~standard'].validate('vendorName=%acme%&balance=gt:x&orderBy=-nope');
+    expect(result.issues).toBeDefined();
+    const errors = check('vendorName=%acme%&balance=gt:x&orderBy=-nope', vendors);
+    if (errors.ok) throw new Error('expected problems');
+    expect(result.issues).toEqual(errors.errors.map((d) => ({ ...d, path: [d.param] })));
+    expect(result.issues?.map((i) => [i.path, i.code])).toEqual([
+      [['vendorName'], 'MALFORMED_ENCODING'],
+      [['balance'], 'INVALID_NUMBER'],
+      [['orderBy'], 'UNKNOWN_FIELD'],
+    ]);
+    expect(result.issues?.[0]?.message).toBe('The value of parameter "vendorName" has "%ac", which is not valid UTF-8.');
+  });
+
+  it('gives a whole-query problem no path', () => {
+    const many = Array.from({ length: 65 }, (_, i) => `totalAmount=${i}`).join('&');
+    const result = standard.validate(many);
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues?.[0]).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    expect(result.issues?.[0]).not.toHaveProperty('path');
+  });
+
+  it('turns anything that is not a query into an issue, synchronously', () => {
+    for (const value of [undefined, null, 42, true, new Map([['a', '1']]), ['totalAmount=1'], Symbol('q'), () => 'x']) {
+      const result = standard.validate(value);
+      expect(result).not.toBeInstanceOf(Promise);
+      expect(result.issues?.[0]?.code, String(typeof value)).toBe('INVALID_PARAMETER');
+    }
+  });
+
+  it('is on the main entry\'s catalog: each resource of schema/catalog.ts, with the same index', () => {
+    expect(Object.keys(catalog)).toEqual(Object.keys(core.catalog));
+    for (const [name, schema] of Object.entries(catalog)) {
+      const plain = core.catalog[name as keyof typeof core.catalog];
+      expect(schema['~standard'].vendor, name).toBe('qsfilter');
+      expect({ ...schema, '~standard': undefined }, name).toEqual({ ...plain, '~standard': undefined });
+      expect(Object.isFrozen(schema), name).toBe(true);
+    }
+  });
+
+  it('is not on a schema\'s bare index (what qsfilter/client makes, without the parser), and withStandard adds it', () => {
+    const index = indexSchema({ fields: { amount: 'number' } });
+    expect(index).not.toHaveProperty('~standard');
+    const faced = withStandard(index);
+    expect(faced.fields).toBe(index.fields);
+    const expected = check('amount=gt:1', index);
+    if (!expected.ok) throw new Error(JSON.stringify(expected.errors));
+    expect(faced['~standard'].validate('amount=gt:1')).toEqual({ value: expected.value });
+  });
+
+  it('works detached from its object, as a callback', () => {
+    const { validate } = standard;
+    expect(validate('totalAmount=1')).toEqual({ value: checked('totalAmount=1') });
+  });
+
+  it('never throws, and answers either a value or at least one issue (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.string(), fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.array(fc.string())))), (value) => {
+        const result = standard.validate(value);
+        if (result.issues === undefined) expect(result.value.type).toBe('Filter');
+        else expect(result.issues.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
