@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { check, defineSchema, format, formatDiagnostic, formatDiagnostics, isComparison, isPattern, parse, toProblemDetails, validate, vendors, type Diagnostic } from '../src/index';
+import { check, defineSchema, format, formatDiagnostic, formatDiagnostics, isComparison, isPattern, parse, splitRequestUrl, toProblemDetails, validate, vendors, withStandard, type Diagnostic } from '../src/index';
 
 // Issue 14, item 12: a wrong argument to a public function is a programmer error. It
 // throws a TypeError that names the function and says what was expected, never a
@@ -55,6 +55,8 @@ const cases: [string, () => unknown, RegExp][] = [
   ['toProblemDetails: no room for a diagnostic', () => toProblemDetails([d], { maxDiagnostics: 0 }), /^toProblemDetails: "maxDiagnostics" must be a positive integer or Infinity, not 0\.$/],
   // the rest
   ['defineSchema: a schema', () => defineSchema(vendors as never), /^defineSchema: this is already a schema: use it as it is\.$/],
+  ['splitRequestUrl: a URL object', () => splitRequestUrl(new URL('http://x/a?b=1') as never), /^splitRequestUrl: the URL must be a string \(the request URL as received: path and query\), not a URL\.$/],
+  ['withStandard: a schema spec', () => withStandard(spec as never), /^withStandard: the schema must be a schema made by defineSchema\(\), not an object\. This is a schema spec/],
 ];
 
 describe('public functions refuse wrong arguments with a TypeError that says what was expected', () => {

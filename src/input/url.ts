@@ -1,3 +1,4 @@
+import { wrongArgument } from '../diagnostics/arguments';
 /**
  * The path and the query of a request URL, as sent: nothing decoded. `search` keeps its
  * leading `?` (or is empty), so that `check` always reads it as a query string, even one
@@ -29,6 +30,7 @@ export function queryRange(url: string): { readonly start: number; readonly end:
  * `%` into `"\uFFFD"` or left it as a wildcard).
  */
 export function splitRequestUrl(url: string): RequestTarget {
+  if (typeof url !== 'string') wrongArgument('splitRequestUrl', 'the URL', 'a string (the request URL as received: path and query)', url);
   const { start, end } = queryRange(url);
   const pathEnd = start === -1 ? end : start - 1;
   const pathStart = isUrl(url) ? authorityEnd(url, pathEnd) : 0;

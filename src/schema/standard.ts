@@ -1,3 +1,4 @@
+import { expectSchema } from '../check/arguments';
 import { check } from '../check/check';
 import type { Filter } from '../check/filter';
 import type { Diagnostic } from '../diagnostics/diagnostic';
@@ -51,6 +52,8 @@ export type StandardSchema<S extends SchemaSpec = SchemaSpec> = Schema<S> & { re
  * there would bring the parser into every client bundle.
  */
 export function withStandard<S extends SchemaSpec>(schema: Schema<S>): StandardSchema<S> {
+  // Its validate() must never throw: a wrong schema is refused here, when it is given.
+  expectSchema('withStandard', schema);
   const faced = { ...schema } as { -readonly [K in keyof StandardSchema<S>]: StandardSchema<S>[K] };
   faced['~standard'] = Object.freeze({
     version: 1,
