@@ -107,7 +107,7 @@ export default defineScenario({
         const q = ours[String(n)]!;
         return [String(n), r === undefined ? `> ${budget / 1000} s budget, killed` : duration(r), duration(q), r === undefined ? '—' : times(r / q)];
       }),
-      notes: ['The RegExp is built by the bench from a constant; qsfilter never builds one from a query (SPEC §5).'],
+      notes: ['The RegExp is built by the bench from a constant; qsfilter never builds one from a query (reference §5).'],
     });
 
     return {

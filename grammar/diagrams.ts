@@ -8,7 +8,7 @@
  * ships (`chevrotain/diagrams/vendor`): the page loads nothing and works offline.
  * The parser's rules speak in tokens (`Key`, `Piece`, `ValueEnd`) and fold `value` and
  * `operand` into `param` and `clause` for speed; the page speaks in the words of
- * SPEC §3 and `filter.abnf` instead: path, value, clause, operator, operand, escape,
+ * reference §3 and `filter.abnf` instead: path, value, clause, operator, operand, escape,
  * wildcard. Every token and rule of the parser must have such a word, or drawing fails.
  *
  * Run with `npm run grammar`.

@@ -82,7 +82,7 @@ export const FILTERS: readonly EvalFilter[] = [
     },
     mongo: { 'customerRef.id': { $in: ['42', 42] } },
     semantics: 'same',
-    note: 'same ($in ["42", 42]: ids compare as strings, SPEC §5)',
+    note: 'same ($in ["42", 42]: ids compare as strings, reference §5)',
   },
   {
     name: 'child range, same line',
@@ -163,7 +163,7 @@ export function compileFilter(filter: EvalFilter, options?: { readonly codegen?:
  * A fresh counting loop. Each call returns a function with its own feedback: a loop
  * shared by every predicate would see them all at its call site, go megamorphic, and
  * charge the harness's pollution to whatever is measured. (Bench code: qsfilter's own
- * generated code follows the rules of SPEC §13.)
+ * generated code follows the rules of reference §13.)
  */
 export function counter(): (items: readonly unknown[], predicate: (item: unknown) => boolean) => number {
   // eslint-disable-next-line @typescript-eslint/no-implied-eval

@@ -7,7 +7,7 @@ export type Resource = keyof typeof catalog;
  * The schema the server checks a collection's queries with: the catalog's, with the
  * connection parameters required where the collection has them, as the API requires
  * them. The catalog cannot require them (the API also takes a `connectionUuid` instead,
- * and SPEC §1's examples send neither); this server reads the API document's form only:
+ * and reference §1's examples send neither); this server reads the API document's form only:
  * `businessName` and `serviceName`.
  */
 function serverSchema(schema: Schema): Schema {

@@ -21,8 +21,8 @@ const CHECK_OPTIONS = ['limits', 'params'] as const;
  * Parses and validates a query in one step: what a server calls on every request, and
  * a client before sending one. Never throws; every problem is in the `Result`, in query
  * order: the syntax problems of some parameters and the type problems of the others
- * alike (SPEC §6), at most `limits.maxDiagnostics` of them (SPEC §12). Past a limit on
- * the whole query nothing else is done (SPEC §7).
+ * alike (reference §6), at most `limits.maxDiagnostics` of them (reference §12). Past a limit on
+ * the whole query nothing else is done (reference §7).
  */
 export function check(input: QueryInput, schema: Schema, options?: CheckOptions): Result<Filter> {
   expectSchema('check', schema);

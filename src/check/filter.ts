@@ -44,7 +44,7 @@ export type Condition =
   | ConditionOf<'id', TextTest>
   | ConditionOf<'date', DateTest>;
 
-/** One key of a checked sort (SPEC §9): a sortable field, its type and the direction. */
+/** One key of a checked sort (reference §9): a sortable field, its type and the direction. */
 export interface SortField {
   /** The schema path: `issueDate`, `customerRef.id`. */
   readonly key: string;
@@ -54,7 +54,7 @@ export interface SortField {
   readonly type: FieldType;
 }
 
-/** The page of matches to return (SPEC §9), defaults applied. */
+/** The page of matches to return (reference §9), defaults applied. */
 export interface Page {
   readonly limit: number;
   readonly offset: number;

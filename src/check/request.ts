@@ -5,7 +5,7 @@ import type { Page } from './filter';
 import { dateValue, numberValue } from './values';
 
 /**
- * Checks the request parameters of a query against the schema (SPEC §9): a required
+ * Checks the request parameters of a query against the schema (reference §9): a required
  * one must be sent, a typed one must hold one value of its type (plain: no operators,
  * no wildcards), and with paging, `limit` and `offset` must be whole numbers in range.
  * Returns the page, defaults applied, when the schema pages.

@@ -5,7 +5,7 @@ import type { SortField } from './filter';
 import { closest } from './suggest';
 
 /**
- * Checks the keys of a parsed sort against the schema (SPEC §9): each must name a field
+ * Checks the keys of a parsed sort against the schema (reference §9): each must name a field
  * the schema marks sortable. An unknown path is `UNKNOWN_FIELD` (with "did you mean"),
  * a known one that does not sort is `NOT_SORTABLE` (its hint lists what does), a
  * removed one `FIELD_REMOVED`. Returns the checked keys, in order.

@@ -131,7 +131,7 @@ export class FilterBuilder {
   }
 
   /**
-   * The filter, or the problems recorded, at most `maxDiagnostics` (SPEC §12): those of
+   * The filter, or the problems recorded, at most `maxDiagnostics` (reference §12): those of
    * the request parameters come last.
    */
   result(): Result<Filter> {

@@ -1,6 +1,6 @@
 /**
  * `qsfilter/client`: what a browser or another client needs to build queries that a
- * qsfilter server accepts, without the parser (SPEC §11). Pre-checking a query a person
+ * qsfilter server accepts, without the parser (reference §11). Pre-checking a query a person
  * typed needs `check`, from the main entry, which brings the parser along.
  */
 export { query, PATTERN_OPERATORS, WHERE_OPERATORS, type OperatorsOf, type ParamValue, type PatternOperator, type Query, type WhereOperator, type WhereValue } from './query';

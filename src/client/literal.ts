@@ -1,7 +1,7 @@
 import { formatClause } from '../syntax/format';
 
 /**
- * The operand text that matches exactly `text` (SPEC §11): `%`, `\` and `;` escaped,
+ * The operand text that matches exactly `text` (reference §11): `%`, `\` and `;` escaped,
  * quoted where it must be (the empty string, text that would read as an operator such
  * as `gte:5`). It is a whole operand, decoded: put it after `=` (or after an operator)
  * and percent-encode the value for a URL, as `encodeURIComponent` or `query(…).toString()`

@@ -8,7 +8,7 @@ import { formatNumber } from '../values/number';
 import { describe, sendable } from './literal';
 
 /**
- * The typed query builder of SPEC §11. It writes the query from its own calls, with the
+ * The typed query builder of reference §11. It writes the query from its own calls, with the
  * printer `format` uses and the value readers `check` uses, and never parses: an app that
  * only builds queries bundles no Chevrotain (see "Clients" in the README).
  */
@@ -261,7 +261,7 @@ function whole(value: unknown, min: number, max: number, call: string): number {
 
 /**
  * A date operand: a valid `Date` (that instant, to the millisecond), or a string in the
- * date syntax of SPEC §4 (`2023-01-09` is the whole UTC day).
+ * date syntax of reference §4 (`2023-01-09` is the whole UTC day).
  */
 function dateRange(value: unknown, call: string): DateRange {
   if (typeof value === 'string') {

@@ -1,6 +1,6 @@
 /**
- * Every diagnostic code, in the order of SPEC §6, then those of sorting, paging and
- * request parameters (SPEC §9). Codes are stable: clients may switch on them.
+ * Every diagnostic code, in the order of reference §6, then those of sorting, paging and
+ * request parameters (reference §9). Codes are stable: clients may switch on them.
  */
 export const DIAGNOSTIC_CODES = [
   'MALFORMED_ENCODING',

@@ -29,7 +29,7 @@ export interface Diagnostic {
   /** How to fix it. */
   readonly hint?: string;
   /**
-   * Only on the `LIMIT_EXCEEDED` that ends a list cut at `maxDiagnostics` (SPEC §12):
+   * Only on the `LIMIT_EXCEEDED` that ends a list cut at `maxDiagnostics` (reference §12):
    * how many more problems the query has, not listed.
    */
   readonly omitted?: number;
@@ -66,13 +66,13 @@ export function diagnostic(
   return d;
 }
 
-/** Characters of user text quoted in a message or hint, at most (SPEC §12). */
+/** Characters of user text quoted in a message or hint, at most (reference §12). */
 export const MAX_QUOTED = 64;
 
 /**
  * Quotes user text for a message, as it was typed: a backslash stays one backslash
  * (`\b` is shown as "\b", not "\\b") and a quote stays a quote, since the text is
- * shown to be read, and cut at 64 characters (SPEC §12). See `excerpt` for what is
+ * shown to be read, and cut at 64 characters (reference §12). See `excerpt` for what is
  * escaped.
  */
 export function quote(text: string, max = MAX_QUOTED): string {
@@ -110,7 +110,7 @@ function escapeUnits(c: string): string {
   return out;
 }
 
-/** Diagnostics in one result, at most, by default (SPEC §12). */
+/** Diagnostics in one result, at most, by default (reference §12). */
 export const MAX_DIAGNOSTICS = 100;
 
 /**

@@ -5,7 +5,7 @@ import { capDiagnostics, cut, MAX_DIAGNOSTICS, type Diagnostic, type Span } from
 /** One entry of the `errors` extension of a problem details body. */
 export interface ProblemError {
   readonly code: DiagnosticCode;
-  /** The key as sent; past 64 characters, its first 64 and a `…`, as in messages (SPEC §12). */
+  /** The key as sent; past 64 characters, its first 64 and a `…`, as in messages (reference §12). */
   readonly parameter?: string;
   readonly message: string;
   readonly hint?: string;
@@ -34,7 +34,7 @@ export interface ProblemOptions {
   /** A URI of this occurrence, e.g. the request path. */
   readonly instance?: string;
   /**
-   * Entries of `errors`, at most (100 by default, SPEC §12): past it, the last entry
+   * Entries of `errors`, at most (100 by default, reference §12): past it, the last entry
    * says how many more problems there were. `check` already cuts its list so.
    */
   readonly maxDiagnostics?: number;

@@ -33,7 +33,7 @@ const plain = (t: string): string => t;
  *   hint: Remove the extra ";", …
  * ```
  *
- * A long key or value is shown around the span only (SPEC §12): the key cut at 64
+ * A long key or value is shown around the span only (reference §12): the key cut at 64
  * characters, at most 32 characters either side of the span and 64 of the span
  * itself, with a `…` where text is left out. So a diagnostic renders in time and
  * space bounded by its message and hint, whatever the length of the query.

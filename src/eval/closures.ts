@@ -10,7 +10,7 @@ const never = (): boolean => false;
 const always = (): boolean => true;
 
 /**
- * The evaluator without code generation (SPEC §13): the plan's conditions as closures,
+ * The evaluator without code generation (reference §13): the plan's conditions as closures,
  * with the meaning of the generated code. `compile` uses it with `{ codegen: false }`
  * and where `new Function` is refused (a Content-Security-Policy without
  * `unsafe-eval`).

@@ -3,7 +3,7 @@ import { isFieldName, valueCount, type ConditionShape, type FilterShape, type Pl
 import * as runtime from './runtime';
 
 /**
- * The one form of code generation SPEC §13 allows: a filter's shape becomes the source
+ * The one form of code generation reference §13 allows: a filter's shape becomes the source
  * of one function, assembled from the fixed templates of this file and nothing else.
  *
  * - The generator takes a `FilterShape`, which holds no value of the query: every
@@ -11,7 +11,7 @@ import * as runtime from './runtime';
  *   this file computes. So the source depends only on the shape, and two filters of
  *   the same shape share one generated factory (cached below, and V8 compiles it once).
  * - Schema names enter the source only through `literal`, as JSON string literals,
- *   after `isFieldName` has checked them against the name grammar of SPEC §3.
+ *   after `isFieldName` has checked them against the name grammar of reference §3.
  *
  * Why generate at all: each generated function has its own property reads and calls,
  * so V8's feedback for them sees one filter shape and the data's shapes, and inlines
@@ -278,7 +278,7 @@ export function generatedPredicate(plan: Plan): Predicate | undefined {
   let factory = factories.get(key);
   if (factory === undefined) {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- SPEC §13: a fixed template, values bound.
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- reference §13: a fixed template, values bound.
       factory = (new Function('h', generate(plan.shape)) as (helpers: typeof HELPER_VALUES) => Factory)(HELPER_VALUES);
     } catch (error) {
       // EvalError: code generation from strings is disallowed. Anything else is a bug here.

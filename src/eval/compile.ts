@@ -6,7 +6,7 @@ import { assertFilter, describe, planFilter } from './plan';
 /** A compiled filter (defined with the closures, which exist without code generation). */
 export type { Predicate };
 
-/** Options of `compile` (and, for `caseInsensitive`, of every back end that follows SPEC §5). */
+/** Options of `compile` (and, for `caseInsensitive`, of every back end that follows reference §5). */
 export interface CompileOptions {
   /**
    * Compare strings and ids, for equality and for `%` patterns, by their lower-case forms:
@@ -16,7 +16,7 @@ export interface CompileOptions {
   readonly caseInsensitive?: boolean;
   /**
    * Generate one function for the filter's shape (the default), under the rules of
-   * SPEC §13; `false` evaluates with closures, which mean the same and generate no
+   * reference §13; `false` evaluates with closures, which mean the same and generate no
    * code. Where code generation is refused (a Content-Security-Policy without
    * `unsafe-eval`), the closures run whatever this says.
    */
@@ -27,12 +27,12 @@ const OPTION_NAMES = ['caseInsensitive', 'codegen'];
 
 /**
  * Compiles a checked filter into a predicate over plain objects, with the meaning of
- * SPEC §5: true when the item satisfies every condition. The predicate never throws,
+ * reference §5: true when the item satisfies every condition. The predicate never throws,
  * and reads only the own properties of the data (a getter on a prototype is never
  * called).
  *
  * The conditions run cheapest first. By default the predicate is one generated
- * function per filter shape (SPEC §13: no query value is ever written into code; see
+ * function per filter shape (reference §13: no query value is ever written into code; see
  * `generatedSource`), cached, so that compiling a filter for every request stays cheap.
  *
  * @throws TypeError when `filter` is not a Filter (as `check` and `validate` return

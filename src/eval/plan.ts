@@ -10,7 +10,7 @@ import { likeForm, likeOperands, type LikeForm } from './like';
  * what code runs (the conditions in the order they run, their field types and paths,
  * which tests each has and, for a pattern, where its wildcards are), and its
  * **values**, everything the query compares with (numbers, instants, texts), in the
- * order the tests take them. The code generator sees only the shape (SPEC §13): two
+ * order the tests take them. The code generator sees only the shape (reference §13): two
  * filters that differ only in their values have equal shapes and share generated code.
  */
 export interface Plan {
@@ -186,7 +186,7 @@ export function nextUp(x: number): number {
 
 /**
  * Whether a property name may be read and written into generated code: one name of
- * the path grammar of SPEC §3 (syntax/path.ts), and not one of the names that reach the
+ * the path grammar of reference §3 (syntax/path.ts), and not one of the names that reach the
  * prototype machinery. `defineSchema` refuses any other; a hand-built filter is checked
  * here again.
  */

@@ -4,7 +4,7 @@ import { numberFromData } from '../values/number';
 import { matchSegments } from './like';
 
 /**
- * What both evaluators call for every item: reading own properties only (SPEC §5), the
+ * What both evaluators call for every item: reading own properties only (reference §5), the
  * values of each field type from data, and the scan of a child array. The generated
  * code inlines the reads and the element loop (see codegen.ts, which follows these
  * functions step by step) and calls the rest.

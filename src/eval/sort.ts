@@ -9,7 +9,7 @@ import { idText, own } from './runtime';
 export type SortOptions = Pick<CompileOptions, 'caseInsensitive'>;
 
 /**
- * Returns a new array of the items in the order the filter's sort asks for (SPEC §9),
+ * Returns a new array of the items in the order the filter's sort asks for (reference §9),
  * the input left as it is. Numbers sort numerically (numeric strings count, as in
  * filters), dates by instant, strings and ids by code point (by their folded form with
  * `caseInsensitive`). A missing, null or mistyped value sorts last whatever the
@@ -48,7 +48,7 @@ function compareKeys(a: Key, b: Key, sign: number): number {
   return sign * (typeof a === 'number' ? (a as number) - (b as number) : compareCodePoints(a, b as string));
 }
 
-/** The key of one item for one sort field, as the filters read values (SPEC §5). */
+/** The key of one item for one sort field, as the filters read values (reference §5). */
 function sortKey(item: unknown, field: SortField, fold: boolean): Key {
   let value: unknown = item;
   try {

@@ -1,8 +1,8 @@
 import { isObject, wrongArgument } from '../diagnostics/arguments';
 
 /**
- * The limits of SPEC §7, each protecting the work after it and checked before that
- * work, and the limit on output of SPEC §12 (`maxDiagnostics`).
+ * The limits of reference §7, each protecting the work after it and checked before that
+ * work, and the limit on output of reference §12 (`maxDiagnostics`).
  */
 export interface Limits {
   /** Characters of the raw query (as sent, still encoded), or of all keys and values of a record. */
@@ -19,12 +19,12 @@ export interface Limits {
   readonly maxPathDepth: number;
   /**
    * Diagnostics in one result, at least 1: past it, the last one listed is a
-   * `LIMIT_EXCEEDED` that says how many more problems there were (SPEC §12).
+   * `LIMIT_EXCEEDED` that says how many more problems there were (reference §12).
    */
   readonly maxDiagnostics: number;
 }
 
-/** The defaults of SPEC §7 and §12. */
+/** The defaults of reference §7 and §12. */
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxQueryLength: 8192,
   maxParams: 64,

@@ -26,7 +26,7 @@ export function queryRange(url: string): { readonly start: number; readonly end:
  * `request.url`, Express's `req.originalUrl`: `/invoices?…`; Hono's `c.req.url` or an
  * absolute-form request target: `http://host/invoices?…`) into its path and query,
  * without decoding either: the query goes to `check` as sent, which is the only way to
- * keep strict decoding (SPEC §2: a framework's parsed query has already turned a bare
+ * keep strict decoding (reference §2: a framework's parsed query has already turned a bare
  * `%` into `"\uFFFD"` or left it as a wildcard).
  */
 export function splitRequestUrl(url: string): RequestTarget {

@@ -15,12 +15,12 @@ import {
 } from '../index';
 
 /**
- * What every server adapter takes: how to check (SPEC §7's limits, extra pass-through
+ * What every server adapter takes: how to check (reference §7's limits, extra pass-through
  * keys) and how the 400 answer is labelled. Checked once, when the adapter is set up:
  * a mistake is a `TypeError` then, never a failure on some later request.
  */
 export interface FilterQueryOptions {
-  /** Overrides of the limits of SPEC §7. */
+  /** Overrides of the limits of reference §7. */
   readonly limits?: Partial<Limits>;
   /** Keys passed through untouched, besides the schema's request parameters (a CSRF token, a tracking id…). */
   readonly params?: readonly string[];

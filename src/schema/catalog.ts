@@ -46,7 +46,7 @@ import { defineSchema } from './define';
  *   the businessName and serviceName associated with that business connection", says the
  *   quick start), or `connectionUuid`, the identifier the reference's `/v2/…` paths use
  *   instead. They are declared but not `required`: a schema cannot say "these two, or
- *   that one", and the examples SPEC §1 says the package must accept
+ *   that one", and the examples reference §1 says the package must accept
  *   (`GET /invoices?customerRef.id=42&totalAmount=gte:100;lte:200`,
  *   `GET /vendors?vendorName=%25acme%25`) send none of them. A server that enforces the
  *   API's rule declares them `required` in its own schema (see `MISSING_PARAMETER`).

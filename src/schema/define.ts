@@ -1,6 +1,6 @@
 import { RESERVED_NAMES } from '../syntax/path';
 
-/** The scalar field types of SPEC §4. */
+/** The scalar field types of reference §4. */
 export const SCALAR_TYPES = ['number', 'string', 'date'] as const;
 /** A scalar field type. */
 export type ScalarType = (typeof SCALAR_TYPES)[number];
@@ -10,7 +10,7 @@ export interface Removable {
   readonly removed?: string;
 }
 
-/** Marks a field that `orderBy` may sort by (SPEC §9): scalars and ref ids, never child-array fields. */
+/** Marks a field that `orderBy` may sort by (reference §9): scalars and ref ids, never child-array fields. */
 export interface Sortable {
   readonly sortable?: boolean;
 }
@@ -35,13 +35,13 @@ export type FieldSpec = ScalarSpec | RefSpec | ArraySpec;
 export type ParamType = ScalarType;
 
 /**
- * A request parameter (SPEC §9): its type, and whether a request must send it. Its value
+ * A request parameter (reference §9): its type, and whether a request must send it. Its value
  * is plain: no operators, no wildcards, one value (a repeated typed parameter is
  * refused). `'date'` is shorthand for `{ type: 'date' }`.
  */
 export type ParamSpec = ParamType | { readonly type: ParamType; readonly required?: boolean };
 
-/** Paging (SPEC §9): `limit` and `offset` become typed parameters, and the filter carries the page. */
+/** Paging (reference §9): `limit` and `offset` become typed parameters, and the filter carries the page. */
 export interface PagingSpec {
   /** The page size when `limit` is not sent; 100 by default (the API's). */
   readonly defaultLimit?: number;
@@ -96,7 +96,7 @@ export interface Paging {
   readonly maxLimit: number;
 }
 
-/** The names of the paging parameters (SPEC §9). */
+/** The names of the paging parameters (reference §9). */
 export const PAGING_PARAMS = ['limit', 'offset'] as const;
 
 /**

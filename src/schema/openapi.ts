@@ -38,7 +38,7 @@ export interface OpenApiOptions {
 }
 
 /**
- * The query parameters of a resource as OpenAPI 3.1 Parameter Objects (SPEC §10): its
+ * The query parameters of a resource as OpenAPI 3.1 Parameter Objects (reference §10): its
  * request parameters (typed, required where the schema says so); one parameter per
  * filterable path (`style: form`, `explode: true`, a string or, for a repeated key, a
  * list of strings), whose description says its type, its operators and an example;

@@ -34,7 +34,7 @@ export interface StandardProps {
    * Checks any query input (`check`'s: a raw query string, a URL, `URLSearchParams`, a
    * record of strings), synchronously, and never throws: anything else is an issue.
    * Strict decoding needs the query as sent; a record a framework already decoded has
-   * lost it (SPEC §2), so give the raw query string where there is one.
+   * lost it (reference §2), so give the raw query string where there is one.
    */
   readonly validate: (value: unknown) => StandardResult;
   /** Types only, for inference (`StandardSchemaV1.InferOutput<typeof invoices>` is `Filter`); absent at run time. */
@@ -45,7 +45,7 @@ export interface StandardProps {
 export type StandardSchema<S extends SchemaSpec = SchemaSpec> = Schema<S> & { readonly '~standard': StandardProps };
 
 /**
- * The schema with its `~standard` face (SPEC §10), whose `validate` is `check` against it.
+ * The schema with its `~standard` face (reference §10), whose `validate` is `check` against it.
  *
  * The face is added here, above `check`, and not by `schema/define.ts`: a schema's index
  * is all that `qsfilter/client` needs (it builds queries without the parser), and a face

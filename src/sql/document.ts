@@ -9,7 +9,7 @@ import { textTests, type TextComparison } from './text';
 /**
  * A `jsonb` column holding each item as a JSON object, as the evaluator would see it
  * after `JSON.parse`. Values in it may be of any type, so every read checks the JSON
- * type and the exact syntax of SPEC §4 before anything is converted: a wrongly typed,
+ * type and the exact syntax of reference §4 before anything is converted: a wrongly typed,
  * unparseable or calendar-invalid value never matches and never raises an error.
  * Strings must not hold NUL (`jsonb` refuses `\u0000`).
  */
@@ -64,7 +64,7 @@ function valueTests(source: string, condition: Condition, text: TextComparison, 
 // ---------------------------------------------------------------- numbers
 
 /**
- * The number syntax of SPEC §4 (see `readNumber`) as a Postgres regular expression, and
+ * The number syntax of reference §4 (see `readNumber`) as a Postgres regular expression, and
  * the part of it short enough for a direct `numeric` cast: at most 1000 characters and
  * an exponent below 10000, well inside what `numeric` input accepts.
  */
@@ -140,7 +140,7 @@ export const OVERFLOW = '(2::numeric ^ 1024 - 2::numeric ^ 970)';
 // ---------------------------------------------------------------- dates
 
 /**
- * The date syntax of SPEC §4 for data (see `instantOf`) as a Postgres regular
+ * The date syntax of reference §4 for data (see `instantOf`) as a Postgres regular
  * expression, with the ranges of months, days, hours, minutes, seconds and offsets;
  * whether the day exists in its month is checked after. The offset is optional: data
  * without one is UTC.

@@ -5,7 +5,7 @@ import { column, MAX_DOUBLE, qualify, type RelationalTarget } from './relational
 import { foldText, type TextComparison } from './text';
 
 /**
- * The `ORDER BY` clause of a checked filter's sort (SPEC §9), with `sortItems`' meaning
+ * The `ORDER BY` clause of a checked filter's sort (reference §9), with `sortItems`' meaning
  * on the target's rows: each key's value read as its type (a missing, mistyped or
  * non-finite value is NULL), NULLs last in both directions, text by code point
  * (`COLLATE "C"`, on the folded text with `caseInsensitive`), then the caller's

@@ -49,8 +49,8 @@ export type SqlTemplate = [strings: TemplateStringsArray, ...values: SqlValue[]]
 
 /**
  * Translates a checked filter into a boolean Postgres expression for a `WHERE` clause,
- * with the evaluator's meaning (SPEC §5, `compile`) on the target's rows, and its sort
- * into an `ORDER BY` clause with `sortItems`' meaning (SPEC §9). Every value
+ * with the evaluator's meaning (reference §5, `compile`) on the target's rows, and its sort
+ * into an `ORDER BY` clause with `sortItems`' meaning (reference §9). Every value
  * is a bound parameter; identifiers come only from the target and are quoted. The
  * comparisons of one number or date parameter are merged into one interval, as
  * `compile` merges them, so the values bound are at most 3 per such parameter, and the

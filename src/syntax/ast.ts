@@ -77,7 +77,7 @@ export interface SortKey {
   readonly span: Span;
 }
 
-/** The sort parameter (`orderBy=-issueDate,totalAmount`, SPEC §9): its keys in order, the first deciding first. */
+/** The sort parameter (`orderBy=-issueDate,totalAmount`, reference §9): its keys in order, the first deciding first. */
 export interface Sort {
   readonly type: 'Sort';
   /** The key as sent: the schema's sort parameter, `orderBy` by default. */

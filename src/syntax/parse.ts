@@ -11,7 +11,7 @@ import { BadEscape, CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Sem
 
 /** Options of `parse` (and of `check`, which passes them on). */
 export interface ParseOptions {
-  /** Overrides of the limits of SPEC §7. */
+  /** Overrides of the limits of reference §7. */
   readonly limits?: Partial<Limits>;
   /**
    * Keys that are plain request parameters, passed through untouched instead of
@@ -19,7 +19,7 @@ export interface ParseOptions {
    */
   readonly params?: readonly string[] | ReadonlySet<string>;
   /**
-   * The name of the sort parameter (SPEC §9), whose value is read as sort keys and also
+   * The name of the sort parameter (reference §9), whose value is read as sort keys and also
    * kept, as sent, with the request parameters. `orderBy` by default; `check` uses the
    * schema's.
    */

@@ -19,7 +19,7 @@ import {
 } from './tokens';
 
 /**
- * The grammar of SPEC §3 (and `grammar/filter.abnf`) as a chevrotain parser. Rules
+ * The grammar of reference §3 (and `grammar/filter.abnf`) as a chevrotain parser. Rules
  * build AST nodes directly (embedded actions): a CST and a visitor would double the
  * allocations of a parse. Spans are relative to the key or value a node belongs to:
  * a key is one token, and `valueStart` holds where the value begins in the lexed text.

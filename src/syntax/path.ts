@@ -1,6 +1,6 @@
 import { quote, type Span } from '../diagnostics/diagnostic';
 
-// Dot paths (SPEC §3), in filter keys and in sort keys alike: `name *( "." name )`.
+// Dot paths (reference §3), in filter keys and in sort keys alike: `name *( "." name )`.
 
 /** Names that would reach an object's prototype machinery: refused in every path. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);

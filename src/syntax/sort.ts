@@ -14,7 +14,7 @@ export type SortOutcome =
   | { readonly sort?: undefined; readonly problems: Diagnostic[]; readonly partial: Sort };
 
 /**
- * Reads the value of the sort parameter (SPEC §9): sort keys joined by `,`, each a path
+ * Reads the value of the sort parameter (reference §9): sort keys joined by `,`, each a path
  * with a leading `-` for descending. The Chevrotain lexer and parser read a well-formed
  * value; anything else is explained key by key, so that every problem is reported with
  * its span. A path may appear once; at most `maxClauses` keys.
@@ -23,7 +23,7 @@ export function readSort(key: string, value: string, limits: Limits): SortOutcom
   const where: Location = { param: key, in: 'value', text: value };
   const pieces = value.split(',');
   if (pieces.length > limits.maxClauses) {
-    // Past the limit, no key goes further: none is lexed or explained (SPEC §7).
+    // Past the limit, no key goes further: none is lexed or explained (reference §7).
     const cut = pieces.slice(0, limits.maxClauses).join(',').length;
     const limit = diagnostic(
       'LIMIT_EXCEEDED',

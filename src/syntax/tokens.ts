@@ -172,7 +172,7 @@ export const LEXER_DEFINITION = {
   },
 };
 
-// The sort parameter's value (SPEC §9), lexed on its own: `-issueDate,totalAmount`.
+// The sort parameter's value (reference §9), lexed on its own: `-issueDate,totalAmount`.
 /** The `-` before a sort key: descending. */
 export const Minus = createToken({ name: 'Minus', pattern: '-' });
 export const Comma = createToken({ name: 'Comma', pattern: ',' });

@@ -1,5 +1,5 @@
 /**
- * The date syntax of SPEC §4, one scanner for both query literals and date strings in
+ * The date syntax of reference §4, one scanner for both query literals and date strings in
  * data: `YYYY-MM-DD`, or `YYYY-MM-DDThh:mm[:ss[.f]](Z|±hh:mm)` with 1–9 fraction
  * digits, truncated to milliseconds. Only real calendar dates and times are accepted.
  */
@@ -30,7 +30,7 @@ export const DAY_MS = 86_400_000;
 const MIN_MS = daysFromCivil(0, 1, 1) * DAY_MS;
 const MAX_MS = daysFromCivil(10000, 1, 1) * DAY_MS;
 
-/** Reads a date or date-time in the syntax of SPEC §4. */
+/** Reads a date or date-time in the syntax of reference §4. */
 export function readDate(text: string): DateRange | DateProblem {
   const start = scanDate(text, false);
   if (Number.isNaN(start)) return scanned.problem;

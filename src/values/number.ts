@@ -1,5 +1,5 @@
 /**
- * The number syntax of SPEC §4, one scanner for both query literals and numeric
+ * The number syntax of reference §4, one scanner for both query literals and numeric
  * strings in data: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, finite.
  */
 
@@ -12,7 +12,7 @@ const MAX_EXACT_VALUE = 2 ** 53;
 const MAX_EXACT = String(MAX_EXACT_VALUE); // '9007199254740992'
 
 /**
- * Reads a number in the syntax of SPEC §4. With `exactIntegers`, a plain integer
+ * Reads a number in the syntax of reference §4. With `exactIntegers`, a plain integer
  * (no fraction, no exponent) beyond ±2^53 is refused, since it would silently compare
  * as a neighbouring value; query literals are read this way, data is not.
  */

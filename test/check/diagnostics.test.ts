@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bills, check, defineSchema, deposits, invoices, parse, vendors, type QueryInput } from '../../src/index';
 import { accepted, expectDiagnostic, rejected, type DiagnosticRow } from './support';
 
-// One table per diagnostic code the validator produces (SPEC §4, §6). Path problems
+// One table per diagnostic code the validator produces (reference §4, §6). Path problems
 // point into the key, value problems into the value; each row names the exact span.
 
 const OR_HINT = /no OR.*own request/;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { check, defineSchema, format, parse, validate } from '../../src/index';
 import { accepted, expectDiagnostic, rejected, type DiagnosticRow } from './support';
 
-// SPEC §9: sorting, paging and request parameters, checked against a schema.
+// reference §9: sorting, paging and request parameters, checked against a schema.
 
 const schema = defineSchema({
   fields: {

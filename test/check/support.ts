@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { check, defineSchema, type Diagnostic, type DiagnosticCode, type Filter, type QueryInput, type Schema } from '../../src/index';
 
-/** The schema of SPEC §8, word for word: every field kind, a removed field, and request parameters. */
+/** The schema of reference §8, word for word: every field kind, a removed field, and request parameters. */
 export const specInvoices = defineSchema({
   fields: {
     totalAmount: 'number',

@@ -54,7 +54,7 @@ describe('validate: converted operands', () => {
     expect(accepted(query).conditions[0]).toEqual({ type: 'string', key: 'vendorName', field: 'vendorName', path: ['vendorName'], tests: [test] });
   });
 
-  it('a ";" sent as %3B still separates clauses: decoding comes first (SPEC §2)', () => {
+  it('a ";" sent as %3B still separates clauses: decoding comes first (reference §2)', () => {
     expect(accepted('vendorName=A%26B%3BC').conditions[0]!.tests).toEqual([
       { op: 'eq', value: 'A&B' },
       { op: 'eq', value: 'C' },
@@ -165,7 +165,7 @@ describe('validate on an AST parsed without knowing the params', () => {
   });
 });
 
-describe('check reports every problem of a query at once (SPEC §6)', () => {
+describe('check reports every problem of a query at once (reference §6)', () => {
   it('syntax problems of some parameters and validation problems of others, in query order', () => {
     const errors = rejected('totalAmount=1;;2&vendorName=gt:a&issueDate="2023&totalAmout=5&memo=x');
     expect(errors.map((e) => [e.code, e.param])).toEqual([
@@ -212,7 +212,7 @@ describe('check reports every problem of a query at once (SPEC §6)', () => {
     ]);
   });
 
-  it('past a limit on the whole query nothing else is done (SPEC §7)', () => {
+  it('past a limit on the whole query nothing else is done (reference §7)', () => {
     const result = check(`vendorName=gt:a&${'x=1&'.repeat(70)}`, specInvoices);
     expect(result.ok === false && result.errors.map((e) => e.code)).toEqual(['LIMIT_EXCEEDED']);
   });

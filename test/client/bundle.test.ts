@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * What a browser app pays for qsfilter (SPEC §11, README "Clients"): esbuild bundles,
+ * What a browser app pays for qsfilter (reference §11, README "Clients"): esbuild bundles,
  * minified, as an app's build would make them, measured gzipped.
  *
  * - Built from `dist/` through the package's own `exports` (a temporary

@@ -45,7 +45,7 @@ describe('literal', () => {
 });
 
 describe('query: the canonical query string', () => {
-  it('writes SPEC §11 example in canonical form', () => {
+  it('writes reference §11 example in canonical form', () => {
     const vendorsLike = defineSchema({
       fields: {
         totalAmount: 'number',

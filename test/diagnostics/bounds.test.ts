@@ -14,7 +14,7 @@ import {
   type Result,
 } from '../../src/index';
 
-// SPEC §12: a query within the input limits never produces unbounded output. At most
+// reference §12: a query within the input limits never produces unbounded output. At most
 // 100 diagnostics, the last saying how many more there were; user text in messages cut
 // at 64 characters; rendering and problem+json bounded by that, whatever the query.
 

@@ -23,7 +23,7 @@ describe('quote: user text in messages', () => {
     expect(quote(text)).toBe(quoted);
   });
 
-  it('cuts text at 64 characters (SPEC §12) without cutting a character in two', () => {
+  it('cuts text at 64 characters (reference §12) without cutting a character in two', () => {
     expect(quote('x'.repeat(64))).toBe(`"${'x'.repeat(64)}"`);
     expect(quote('x'.repeat(65))).toBe(`"${'x'.repeat(64)}…"`);
     expect(quote(`${'x'.repeat(63)}😀tail`)).toBe(`"${'x'.repeat(63)}…"`);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { check, compile, defineSchema, type CompileOptions } from '../../src/index';
 
-/** One schema with a field of every kind, so each rule of SPEC §5 reads as one table. */
+/** One schema with a field of every kind, so each rule of reference §5 reads as one table. */
 const schema = defineSchema({
   fields: {
     amount: 'number',
@@ -12,7 +12,7 @@ const schema = defineSchema({
   },
 });
 
-/** Both evaluators, which must mean the same (SPEC §13): every table runs against each. */
+/** Both evaluators, which must mean the same (reference §13): every table runs against each. */
 const EVALUATORS = [
   ['generated', { codegen: true }],
   ['closures', { codegen: false }],
@@ -47,7 +47,7 @@ describe('missing, null and mistyped values never match', () => {
   ]);
 });
 
-describe('numbers: from numbers, or strings in the number syntax of SPEC §4', () => {
+describe('numbers: from numbers, or strings in the number syntax of reference §4', () => {
   table('amount=200', [
     ['the number', { amount: 200 }, true],
     ['"200.00"', { amount: '200.00' }, true],

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { check, defineSchema, sortItems, type Filter } from '../../src/index';
 import { compareCodePoints } from '../../src/eval/sort';
 
-// SPEC §9: the order of sortItems.
+// reference §9: the order of sortItems.
 
 const schema = defineSchema({
   fields: {

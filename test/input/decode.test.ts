@@ -15,7 +15,7 @@ function errorsOf(input: QueryInput, options?: Parameters<typeof parse>[1]): rea
   return result.errors;
 }
 
-/** `customerRef.id=42&vendorName=%acme%` (a contains filter), in every form of SPEC §2. */
+/** `customerRef.id=42&vendorName=%acme%` (a contains filter), in every form of reference §2. */
 const EXPECTED: AstSummary = {
   filters: [
     { key: 'customerRef.id', path: ['customerRef', 'id'], clauses: [['eq', '42']] },
@@ -24,7 +24,7 @@ const EXPECTED: AstSummary = {
   params: {},
 };
 
-describe('input forms (SPEC §2)', () => {
+describe('input forms (reference §2)', () => {
   it.each<[string, () => QueryInput]>([
     ['raw query string', () => 'customerRef.id=42&vendorName=%25acme%25'],
     ['raw query string with ?', () => '?customerRef.id=42&vendorName=%25acme%25'],

@@ -26,7 +26,7 @@ export function expected(query: string, schema: Schema): unknown {
 }
 
 /**
- * What SPEC §10 asks of every adapter, over real HTTP: the raw query is checked, a bad
+ * What reference §10 asks of every adapter, over real HTTP: the raw query is checked, a bad
  * one is a 400 problem, a good one reaches the handler as the right Filter.
  */
 export function adapterSuite(name: string, start: (options?: AdapterOptions) => Promise<RunningServer>): void {

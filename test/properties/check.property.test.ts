@@ -26,7 +26,7 @@ const catalogAndValidQuery = fc
 
 // ---------------------------------------------------------------- invariants
 
-/** SPEC §6 and §4: what every result of check must look like, accepted or not. */
+/** reference §6 and §4: what every result of check must look like, accepted or not. */
 function expectWellFormed(result: Result<Filter>, schema: Schema): void {
   if (!result.ok) {
     expect(result.errors.length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { check, compile, defineSchema, invoices, query, type Query } from '../../src/index';
 
 /**
- * SPEC §11: for arbitrary where-calls (text with every character the language gives a
+ * reference §11: for arbitrary where-calls (text with every character the language gives a
  * meaning to, operator-looking prefixes, non-ASCII; numbers; dates), sorts, pages and
  * request parameters, `check(q.toString(), schema)` succeeds and equals `q.toFilter()`,
  * and `compile` of it selects what the same conditions select written as plain predicates.
@@ -114,7 +114,7 @@ function span(value: Date | string): [number, number] {
   return value.length === 10 ? [start, start + DAY] : [start, start + 1];
 }
 
-/** One where-call as a predicate on the value it reads, written from SPEC §5 and §11 directly. */
+/** One where-call as a predicate on the value it reads, written from reference §5 and §11 directly. */
 function holds(w: Where, v: unknown): boolean {
   switch (w.path) {
     case 'amount':
@@ -182,7 +182,7 @@ function items(wheres: readonly Where[]): fc.Arbitrary<Item[]> {
 
 const calls = fc.array(where, { maxLength: 8 });
 
-describe('query builder (SPEC §11)', () => {
+describe('query builder (reference §11)', () => {
   it('builds what check accepts, and check gives back toFilter', () => {
     fc.assert(
       fc.property(calls, request, (wheres, r) => {

@@ -5,7 +5,7 @@ import { planFilter } from '../../src/eval/plan';
 import { name, operand, randomSchema, text } from '../support/generators';
 
 /**
- * SPEC §13 as properties of the generated source: it depends only on the filter's
+ * reference §13 as properties of the generated source: it depends only on the filter's
  * shape, no operand ever appears in it, and no name reaches it that the name grammar
  * refuses. Filters are drawn as a structure (fields, operators, where the wildcards
  * are) filled twice with different values.
@@ -91,7 +91,7 @@ const scenario = randomSchema
 /** The string literals the templates themselves write. */
 const TEMPLATE_STRINGS = new Set(['use strict', 'object', 'number', 'string']);
 
-describe('generated code (SPEC §13)', () => {
+describe('generated code (reference §13)', () => {
   it('is the same for two filters of one shape, and holds none of their operands', () => {
     fc.assert(
       fc.property(scenario, ({ schema, params, a, b, caseInsensitive }) => {

@@ -5,7 +5,7 @@ import { dateText, numberText, operand, randomSchema, requestParts } from '../su
 import { referenceMatches } from '../support/reference';
 
 /**
- * SPEC §5 as a property: for random schemas, awkward data and valid queries, the
+ * reference §5 as a property: for random schemas, awkward data and valid queries, the
  * compiled predicate and the reference evaluator of test/support agree on every item.
  * Query literals and data are drawn from small shared pools, so that equalities,
  * interval edges and pattern matches happen often rather than by luck.
@@ -175,7 +175,7 @@ function checked(query: string, schema: Schema): Filter {
   return result.value;
 }
 
-describe('compile agrees with the reference evaluator (SPEC §5)', () => {
+describe('compile agrees with the reference evaluator (reference §5)', () => {
   it('on every item, for random schemas, awkward data and valid queries', () => {
     let matched = 0;
     let compared = 0;

@@ -257,7 +257,7 @@ describe('format', () => {
     );
   });
 
-  it('writes an equality on any text so that it matches exactly that text (SPEC §8)', () => {
+  it('writes an equality on any text so that it matches exactly that text (reference §8)', () => {
     fc.assert(
       fc.property(text(40), (s) => {
         const ast: FilterAst = {

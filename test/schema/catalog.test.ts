@@ -107,7 +107,7 @@ describe('every documented filter shape passes check (API document §4.1, §4.2)
     expect(accepted(`${ACME}&syncTime=gt:3600`, syncStatus).conditions).toHaveLength(1);
   });
 
-  it('takes the example of SPEC §1 for balance sheets, as a URL, a path, a query string and a record', () => {
+  it('takes the example of reference §1 for balance sheets, as a URL, a path, a query string and a record', () => {
     const query = 'businessName=Acme&reportFrequency=month&serviceName=quickbooks&group=assets&value=gt:1000';
     for (const input of [
       `${BASE}/balanceSheets?${query}`,
@@ -125,7 +125,7 @@ describe('every documented filter shape passes check (API document §4.1, §4.2)
     }
   });
 
-  it('takes the invoice examples of SPEC §1 with the connection the reference requires', () => {
+  it('takes the invoice examples of reference §1 with the connection the reference requires', () => {
     expect(accepted(`${BASE}/invoices?${ACME}&customerRef.id=42&totalAmount=gte:100;lte:200`, invoices).conditions).toEqual([
       { type: 'id', key: 'customerRef.id', field: 'customerRef.id', path: ['customerRef', 'id'], tests: [{ op: 'eq', value: '42' }] },
       {
@@ -197,7 +197,7 @@ describe('the request parameters each endpoint takes', () => {
   const declared = (schema: Schema) =>
     Object.fromEntries([...schema.requestParams.values()].map((p) => [p.name, `${p.type ?? 'untyped'}${p.required ? ', required' : ''}`]));
 
-  // Not required: the API takes these two, or connectionUuid, and SPEC §1's examples send none (see catalog.ts).
+  // Not required: the API takes these two, or connectionUuid, and reference §1's examples send none (see catalog.ts).
   const DATA = { businessName: 'string', serviceName: 'string', connectionUuid: 'string' };
   const PERIOD = { startDate: 'date', endDate: 'date' };
 
@@ -217,7 +217,7 @@ describe('the request parameters each endpoint takes', () => {
     expect(declared(catalog[name])).toEqual(expected);
   });
 
-  it('takes the examples of SPEC §1 as they are, without the connection parameters', () => {
+  it('takes the examples of reference §1 as they are, without the connection parameters', () => {
     expect(accepted('customerRef.id=42&totalAmount=gte:100;lte:200', invoices).conditions).toHaveLength(2);
     expect(accepted('lines.description=Consulting%20fee', invoices).conditions).toHaveLength(1);
     expect(accepted('vendorName=%25acme%25', vendors).conditions).toHaveLength(1);
@@ -280,7 +280,7 @@ describe('what sorts (orderBy)', () => {
 });
 
 describe('the API\'s date-times, which have no offset', () => {
-  // The reference's example data: "2020-12-31T00:00:00", read as UTC (SPEC §5).
+  // The reference's example data: "2020-12-31T00:00:00", read as UTC (reference §5).
   const invoice = { postedDate: '2020-12-31T00:00:00', dueDate: '2021-01-30T00:00:00', sourceModifiedDate: '2021-01-16T21:14:44' };
 
   it.each([
@@ -300,7 +300,7 @@ describe('the API\'s date-times, which have no offset', () => {
 });
 
 describe('every filterable field of the catalog follows the operator table (API document §4.1)', () => {
-  /** An operand each field type accepts for equality (SPEC §4). */
+  /** An operand each field type accepts for equality (reference §4). */
   const SAMPLE: Record<FieldType, string> = { number: '100', string: 'acme', date: '2023-01-09', id: '42' };
 
   const fields = resources.flatMap(([name, schema]) =>

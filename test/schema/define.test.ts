@@ -96,7 +96,7 @@ describe('defineSchema: a malformed spec throws a TypeError that says what is wr
     ['of on a scalar', { fields: { a: { type: 'string', of: { b: 'string' } } } }, /field "a" has the unknown property "of"/],
     ['of on a ref', { fields: { r: { type: 'ref', of: { name: 'string' } } } }, /field "r" has the unknown property "of"/],
     ['a misspelt params', { fields: {}, parms: ['limit'] }, /unknown property "parms"/],
-    // Sorting (SPEC §9): scalars and ref ids only.
+    // Sorting (reference §9): scalars and ref ids only.
     ['a sortable array', { fields: { lines: { type: 'array', of: { a: 'number' }, sortable: true } } }, /"lines" cannot be sortable: a list/],
     ['a sortable field of an array', { fields: { lines: { type: 'array', of: { a: { type: 'number', sortable: true } } } } }, /"lines\.a" cannot be sortable: a field of a list/],
     ['sortable: "yes"', { fields: { a: { type: 'number', sortable: 'yes' } } }, /"sortable" of field "a" must be true or false/],

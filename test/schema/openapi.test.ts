@@ -28,7 +28,7 @@ const schema = defineSchema({
 
 const byName = (parameters: OpenApiParameter[]) => new Map(parameters.map((p) => [p.name, p]));
 
-describe('openApiParameters (SPEC §10)', () => {
+describe('openApiParameters (reference §10)', () => {
   const parameters = openApiParameters(schema);
   const named = byName(parameters);
 

@@ -13,7 +13,7 @@ function checked(input: Parameters<typeof check>[0]): Filter {
   return result.value;
 }
 
-describe('Schema["~standard"] (Standard Schema v1, SPEC §10)', () => {
+describe('Schema["~standard"] (Standard Schema v1, reference §10)', () => {
   it('names its version and vendor, on every schema', () => {
     expect(standard.version).toBe(1);
     expect(standard.vendor).toBe('qsfilter');

@@ -8,7 +8,7 @@ import { exactFoldings } from './support/folding';
 import { writeJson } from './support/json';
 
 /**
- * SQL orders rows as `sortItems` orders items (SPEC §9), on real Postgres servers
+ * SQL orders rows as `sortItems` orders items (reference §9), on real Postgres servers
  * (PGlite, and a Postgres server: see test/support/databases.ts): for generated data
  * and sorts, `ORDER BY` of `toSql` with the id as tie-breaker gives
  * the ids in the order `sortItems` gives the items (which keeps the input order, by id,

@@ -3,7 +3,7 @@ import { catalog, defineSchema, type ElementFieldSpec, type FieldSpec, type Fiel
 
 /**
  * Generators shared by the property suites: random schemas of every field kind, and
- * queries that a schema accepts, written from SPEC §3–§4 (not from the implementation).
+ * queries that a schema accepts, written from reference §3–§4 (not from the implementation).
  */
 
 // ---------------------------------------------------------------- random schemas
@@ -41,14 +41,14 @@ export const randomSchema: fc.Arbitrary<Schema> = fc
 
 export const anySchema = fc.oneof(fc.constantFrom<Schema>(...Object.values(catalog)), randomSchema);
 
-// ---------------------------------------------------------------- valid queries, written from SPEC §3–§4
+// ---------------------------------------------------------------- valid queries, written from reference §3–§4
 
 /** Text a filter may compare with: any Unicode but NUL, which the decoder refuses. */
 export const text = (maxLength: number) => fc.string({ unit: 'binary', maxLength }).filter((s) => !s.includes('\0'));
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-/** SPEC §4 numbers; plain integers of at most 15 digits stay within 2^53, exponents of 2 digits stay finite. */
+/** reference §4 numbers; plain integers of at most 15 digits stay within 2^53, exponents of 2 digits stay finite. */
 export const numberText = fc.stringMatching(/^-?(0|[1-9][0-9]{0,14})(\.[0-9]{1,6})?([eE][+-]?[0-9]{1,2})?$/);
 
 const dayText = fc
@@ -68,14 +68,14 @@ const timeText = fc
     zone,
   )
   .map(([h, m, s, z]) => `T${pad(h)}:${pad(m)}${s === null ? '' : `:${pad(s[0])}${s[1] === null ? '' : `.${s[1]}`}`}${z}`);
-/** Dates of SPEC §4; date-times avoid the years 0000 and 9999, where an offset can leave the range. */
+/** Dates of reference §4; date-times avoid the years 0000 and 9999, where an offset can leave the range. */
 export const dateText = fc.oneof(
   dayText,
   fc.constantFrom('2000-02-29', '2024-02-29', '1999-12-31', '0000-01-01', '9999-12-31'),
   fc.tuple(dayText.filter((d) => !d.startsWith('0000') && !d.startsWith('9999')), timeText).map(([d, t]) => d + t),
 );
 
-/** An operand matching `segments` with a wildcard between each two, quoted or bare, escaped per SPEC §3. */
+/** An operand matching `segments` with a wildcard between each two, quoted or bare, escaped per reference §3. */
 export function operand(segments: readonly string[], quoted: boolean): string {
   const needsQuotes = quoted || (segments.length === 1 && segments[0] === '') || /^(gte?|lte?):/.test(segments[0]!);
   if (needsQuotes) return `"${segments.map((s) => s.replace(/[\\"%]/g, '\\$&')).join('%')}"`;
@@ -93,7 +93,7 @@ const CLAUSE: Record<FieldType, fc.Arbitrary<string>> = {
 };
 
 /**
- * The request parameters of a valid query (SPEC §9): every required one, and some of
+ * The request parameters of a valid query (reference §9): every required one, and some of
  * the others, each once with a value of its type (text for the list form, which may
  * repeat); a page within the schema's paging; a sort by distinct sortable fields.
  */

@@ -4,7 +4,7 @@ import { readDate } from '../../src/values/date';
 import { readNumber } from '../../src/values/number';
 
 /**
- * A deliberately simple evaluator, written from SPEC §5 and grammar/README.md line by
+ * A deliberately simple evaluator, written from reference §5 and grammar/README.md line by
  * line, with nothing of src/eval: no folding of clauses into intervals, no special
  * cases for patterns, a quadratic wildcard matcher. The property suite holds the real
  * evaluator to it. It shares with src only the value grammars (one number syntax, one
@@ -91,7 +91,7 @@ function dataNumber(value: unknown): number | undefined {
 function dataInstant(value: unknown): number | undefined {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value.getTime();
   if (typeof value === 'string') {
-    // A date-time in data without an offset is UTC (SPEC §5); a query literal needs one.
+    // A date-time in data without an offset is UTC (reference §5); a query literal needs one.
     const read = readDate(value);
     const range = read === 'offset-missing' ? readDate(`${value}Z`) : read;
     return typeof range === 'string' ? undefined : range.start;

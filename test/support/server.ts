@@ -57,7 +57,7 @@ export async function getProblem(server: TestServer, path: string, init?: Reques
 }
 
 /**
- * A string as a quoted operand of the filter language (SPEC §3), percent-encoded for
+ * A string as a quoted operand of the filter language (reference §3), percent-encoded for
  * a query: written from the spec, independently of the package's `format`.
  */
 export function quotedOperand(text: string): string {

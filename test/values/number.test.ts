@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatNumber, numberFromData, readNumber } from '../../src/values/number';
 
-// SPEC §4: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, finite; plain integers within ±2^53.
+// reference §4: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, finite; plain integers within ±2^53.
 describe('readNumber', () => {
   it.each([
     ['0', 0],
