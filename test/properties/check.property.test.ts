@@ -63,12 +63,12 @@ function expectRoundTrip(filter: Filter, schema: Schema): void {
 }
 
 /**
- * check is parse (knowing the schema's params) then validate; when parsing fails, check
+ * check is parse (knowing the schema's params and sort parameter) then validate; when parsing fails, check
  * reports the same syntax problems, in the same order, with the type problems of the
  * parameters that did parse among them. validate alone handles params parse did not know.
  */
 function expectValidateAgrees(input: QueryInput, schema: Schema, result: Result<Filter>): void {
-  const parsed = parse(input, { params: schema.params });
+  const parsed = parse(input, { params: schema.params, sortParam: schema.sortParam });
   if (parsed.ok) {
     expect(validate(parsed.value, schema)).toEqual(result);
   } else {

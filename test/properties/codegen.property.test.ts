@@ -68,8 +68,12 @@ function render(params: readonly ParamShape[], values: readonly string[][]): str
   return params.map(({ field }, i) => `${field.path}=${encodeURIComponent(values[i]!.join(';'))}`).join('&');
 }
 
+/** A value of each type for the schema's required request parameters, which code generation never looks at. */
+const REQUIRED_VALUE = { number: '1', date: '2023-01-09', string: 'x' } as const;
+
 function checked(query: string, schema: Schema): Filter {
-  const result = check(query, schema);
+  const required = [...schema.requestParams.values()].filter((p) => p.required).map((p) => `${encodeURIComponent(p.name)}=${REQUIRED_VALUE[p.type ?? 'string']}`);
+  const result = check([query, ...required].join('&'), schema);
   if (!result.ok) throw new Error(`the generator wrote a query the spec refuses: ${query}\n${JSON.stringify(result.errors)}`);
   return result.value;
 }

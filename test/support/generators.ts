@@ -28,15 +28,39 @@ const element = fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrar
 const array: fc.Arbitrary<FieldSpec> = fc
   .tuple(fc.dictionary(name, element, { minKeys: 1, maxKeys: 4 }), fc.option(removed, { freq: 5 }))
   .map(([of, why]): FieldSpec => (why === null ? { type: 'array', of } : { type: 'array', of, removed: why }));
-const fieldSpec = fc.oneof({ weight: 6, arbitrary: scalar }, { weight: 1, arbitrary: ref }, { weight: 2, arbitrary: array });
+/** A top-level scalar or ref, sometimes sortable (reference §9): child arrays never are. */
+const sortable = fc.tuple(fc.oneof(scalar, ref), fc.boolean()).map(([spec, sorts]): FieldSpec => {
+  if (!sorts) return spec;
+  return typeof spec === 'string' ? { type: spec, sortable: true } : { ...spec, sortable: true };
+});
+const fieldSpec = fc.oneof({ weight: 7, arbitrary: sortable }, { weight: 2, arbitrary: array });
 
-/** Random well-formed schemas: every field kind, removed ones, and params that are not fields. */
+/** Request parameters: names passed through (the list form), or typed, some required. */
+const paramType = fc.constantFrom('number', 'string', 'date' as const);
+const paramSpec = fc.oneof(paramType, fc.record({ type: paramType, required: fc.boolean() }, { requiredKeys: ['type'] }));
+const params = fc.oneof(fc.uniqueArray(name, { maxLength: 3 }), fc.dictionary(name, paramSpec, { maxKeys: 3 }));
+/** Paging (reference §9): the defaults, or a page size of the schema's own. */
+const paging = fc.oneof(
+  fc.constant({}),
+  fc.integer({ min: 1, max: 1000 }).chain((defaultLimit) => fc.integer({ min: defaultLimit, max: 2000 }).map((maxLimit) => ({ defaultLimit, maxLimit }))),
+);
+
+/**
+ * Random well-formed schemas: every field kind, removed and sortable ones, request
+ * parameters of both forms, sometimes paging and a sort parameter of another name.
+ */
 export const randomSchema: fc.Arbitrary<Schema> = fc
-  .tuple(fc.dictionary(name, fieldSpec, { maxKeys: 8 }), fc.uniqueArray(name, { maxLength: 3 }))
-  .map(([fields, params]): SchemaSpec => ({
-    fields,
-    params: params.filter((p) => !Object.hasOwn(fields, p)),
-  }))
+  .tuple(fc.dictionary(name, fieldSpec, { maxKeys: 8 }), params, fc.option(paging, { freq: 2 }), fc.option(name, { freq: 3 }))
+  .map(([fields, declared, pages, sortParam]): SchemaSpec => {
+    const sortBy = sortParam === null || Object.hasOwn(fields, sortParam) ? 'orderBy' : sortParam;
+    const free = (p: string) => !Object.hasOwn(fields, p) && p !== sortBy && (pages === null || (p !== 'limit' && p !== 'offset'));
+    return {
+      fields,
+      params: Array.isArray(declared) ? declared.filter(free) : Object.fromEntries(Object.entries(declared).filter(([p]) => free(p))),
+      ...(pages === null ? {} : { paging: pages }),
+      ...(sortBy === 'orderBy' ? {} : { sortParam: sortBy }),
+    };
+  })
   .map((spec) => defineSchema(spec));
 
 export const anySchema = fc.oneof(fc.constantFrom<Schema>(...Object.values(catalog)), randomSchema);
@@ -112,7 +136,7 @@ export function requestParts(schema: Schema): fc.Arbitrary<string[]> {
   }
   const sortable = [...schema.fields.values()].filter((f) => f.sortable).map((f) => f.path);
   if (sortable.length > 0) {
-    const keys = fc.shuffledSubarray(sortable, { minLength: 1, maxLength: 3 }).chain((ks) => fc.tuple(...ks.map((k) => fc.constantFrom(k, `-${k}`))));
+    const keys = fc.shuffledSubarray(sortable, { minLength: 1, maxLength: Math.min(3, sortable.length) }).chain((ks) => fc.tuple(...ks.map((k) => fc.constantFrom(k, `-${k}`))));
     parts.push(fc.option(keys.map((ks) => [part(schema.sortParam, ks.join(','))]), { nil: [] }));
   }
   return fc.tuple(...parts).map((lists) => lists.flat());
