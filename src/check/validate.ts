@@ -91,6 +91,9 @@ export class FilterBuilder {
 
   /** Checks the sort parameter's keys against the schema (its value is already among the params). */
   sortBy(sort: Sort): void {
+    // Read as a sort by a parse that did not know the schema: a request parameter of its
+    // own (a schema with another sortParam may declare `orderBy`), already in the params.
+    if (sort.key !== this.schema.sortParam && this.isPassThrough(sort.key)) return;
     if (sort.key !== this.schema.sortParam) {
       this.errors.push(
         diagnostic(

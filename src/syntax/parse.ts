@@ -91,6 +91,12 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
   const pending: ParsedParam[] = [];
   let sorted = false;
   for (const raw of decoded.params) {
+    // A key the caller passes through is a request parameter, even one named like the sort
+    // parameter: a schema with its own sortParam may declare `orderBy` (reference §9).
+    if (raw.problems === undefined && isPassThrough(passThrough, raw.key)) {
+      addPassThrough(passed, raw.key, raw.value ?? '');
+      continue;
+    }
     if (raw.problems === undefined && raw.key === sortParam) {
       const value = raw.value ?? '';
       addPassThrough(passed, raw.key, value);
@@ -104,10 +110,6 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
         for (const d of outcome.problems ?? []) addProblem(entry, limits.maxDiagnostics, d);
       }
       sorted = true;
-      continue;
-    }
-    if (raw.problems === undefined && isPassThrough(passThrough, raw.key)) {
-      addPassThrough(passed, raw.key, raw.value ?? '');
       continue;
     }
     const filter: ParsedParam = { key: raw.key, value: raw.value ?? '' };

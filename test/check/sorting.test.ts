@@ -60,6 +60,19 @@ describe('the checked sort', () => {
     const parsed = parse('orderBy=-a');
     expect(parsed.ok && validate(parsed.value, other)).toMatchObject({ ok: false, errors: [{ code: 'UNKNOWN_FIELD', param: 'orderBy', hint: 'This resource sorts with sort=….' }] });
   });
+
+  it('leaves alone a request parameter named orderBy, in a schema that sorts with another', () => {
+    const own = defineSchema({ fields: { a: { type: 'number', sortable: true } }, params: { orderBy: 'number' }, sortParam: 'sort' });
+    const value = { type: 'Filter', conditions: [], params: { orderBy: '5', sort: 'a' }, sort: [{ key: 'a', path: ['a'], direction: 'asc', type: 'number' }] };
+    expect(check('orderBy=5&sort=a', own)).toEqual({ ok: true, value });
+    // parse knowing the parameter passes it through; not knowing it, it reads a sort, which validate gives back.
+    const known = parse('orderBy=5&sort=a', { params: [...own.params], sortParam: 'sort' });
+    expect(known.ok && known.value.params).toEqual({ orderBy: '5', sort: 'a' });
+    expect(known.ok && validate(known.value, own)).toEqual({ ok: true, value });
+    expect(parse('orderBy=-x y', { params: ['orderBy'] })).toMatchObject({ ok: true, value: { params: { orderBy: '-x y' } } });
+    const unaware = parse('orderBy=a&sort=a');
+    expect(unaware.ok && validate(unaware.value, own)).toMatchObject({ ok: false, errors: [{ code: 'INVALID_NUMBER', param: 'orderBy' }] });
+  });
 });
 
 describe('UNKNOWN_FIELD in a sort', () => {

@@ -38,7 +38,9 @@ const fieldSpec = fc.oneof({ weight: 7, arbitrary: sortable }, { weight: 2, arbi
 /** Request parameters: names passed through (the list form), or typed, some required. */
 const paramType = fc.constantFrom('number', 'string', 'date' as const);
 const paramSpec = fc.oneof(paramType, fc.record({ type: paramType, required: fc.boolean() }, { requiredKeys: ['type'] }));
-const params = fc.oneof(fc.uniqueArray(name, { maxLength: 3 }), fc.dictionary(name, paramSpec, { maxKeys: 3 }));
+/** Mostly names of the path grammar; sometimes a name the sort or paging parameters have when the schema does not use them. */
+const paramName = fc.oneof({ weight: 6, arbitrary: name }, { weight: 1, arbitrary: fc.constantFrom('orderBy', 'limit', 'offset') });
+const params = fc.oneof(fc.uniqueArray(paramName, { maxLength: 3 }), fc.dictionary(paramName, paramSpec, { maxKeys: 3 }));
 /** Paging (reference §9): the defaults, or a page size of the schema's own. */
 const paging = fc.oneof(
   fc.constant({}),
