@@ -119,3 +119,39 @@ export function someExisting(list: readonly unknown[], from: number, n: number, 
   }
   return false;
 }
+
+/**
+ * The own elements of a list, in index order, as `sortItems` takes its items: read as a
+ * scan reads them (a hole is not an element, and a polluted `Array.prototype` is never
+ * read through one; an element whose read throws is left out), with the work linear in
+ * the elements that exist, whatever `length` says. An element that is `undefined` is
+ * one. Never throws: a list whose length cannot be read has no elements.
+ */
+export function ownElements(list: readonly unknown[]): unknown[] {
+  const elements: unknown[] = [];
+  let n: number;
+  try {
+    n = list.length;
+  } catch {
+    return elements;
+  }
+  const take = (element: unknown): boolean => {
+    elements.push(element);
+    return false;
+  };
+  let holes = 0;
+  for (let i = 0; i < n; i++) {
+    try {
+      for (; i < n; i++) {
+        if (hasOwn(list, i)) elements.push(list[i]);
+        else if (++holes > HOLE_SLACK && holes > i + 1 - holes) {
+          someExisting(list, i + 1, n, take);
+          return elements;
+        }
+      }
+    } catch {
+      // Element i could not be read: it is left out, and the others are still taken.
+    }
+  }
+  return elements;
+}

@@ -3,7 +3,7 @@ import { foldCase } from '../values/case';
 import { instantOf } from '../values/date';
 import { numberFromData } from '../values/number';
 import type { CompileOptions } from './compile';
-import { idText, own } from './runtime';
+import { idText, own, ownElements } from './runtime';
 
 /** Options of `sortItems`: `caseInsensitive` of `compile`, with the same meaning (text is ordered by its folded form). */
 export type SortOptions = Pick<CompileOptions, 'caseInsensitive'>;
@@ -17,15 +17,19 @@ export type SortOptions = Pick<CompileOptions, 'caseInsensitive'>;
  *
  * Each item's keys are read once (own properties only, as `compile` reads them: an
  * inherited property or getter is never read), so an
- * item costs one read per key, and the comparisons none. Never throws on data.
+ * item costs one read per key, and the comparisons none. The items are the array's own
+ * elements, read as `compile` scans a child array: a hole is not an item (a sparse
+ * array costs the items it has, not its `length`), and an item that cannot be read (a
+ * throwing getter or proxy) is left out. Never throws on data.
  */
 export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort'>, options?: SortOptions): T[] {
   if (!Array.isArray(items)) throw new TypeError('sortItems: items must be an array.');
   const sort = filter?.sort;
   if (!Array.isArray(sort)) throw new TypeError('sortItems: the filter must be a checked Filter, with its sort.');
-  if (sort.length === 0) return [...items];
+  const elements = ownElements(items) as T[];
+  if (sort.length === 0) return elements;
   const fold = options?.caseInsensitive === true;
-  const keyed = items.map((item, index) => ({ item, index, keys: sort.map((field) => sortKey(item, field, fold)) }));
+  const keyed = elements.map((item, index) => ({ item, index, keys: sort.map((field) => sortKey(item, field, fold)) }));
   const signs = sort.map((field) => (field.direction === 'desc' ? -1 : 1));
   keyed.sort((a, b) => {
     for (let k = 0; k < signs.length; k++) {

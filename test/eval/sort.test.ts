@@ -107,6 +107,54 @@ describe('sortItems', () => {
     expect(ids(sortItems(items, sorted('amount')))).toEqual([1, 3, 2, 4]);
   });
 
+  it('takes the array\'s own elements: a hole is no item, and one that cannot be read is left out', () => {
+    const items: { id: number; amount?: number }[] = [{ id: 1, amount: 3 }];
+    items[5] = { id: 2, amount: 1 };
+    items[7] = undefined as never;
+    Object.defineProperty(items, 6, {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    (Array.prototype as unknown as Record<number, unknown>)[2] = { id: 666, amount: 0 };
+    try {
+      expect(sortItems(items, sorted('amount')).map((i) => i?.id)).toEqual([2, 1, undefined]);
+      expect(sortItems(items, { sort: [] }).map((i) => i?.id)).toEqual([1, 2, undefined]);
+    } finally {
+      delete (Array.prototype as unknown as Record<number, unknown>)[2];
+    }
+    const unreadable = new Proxy([{ id: 1 }], {
+      get(target, key) {
+        if (key === 'length') throw new Error('no length');
+        return Reflect.get(target, key);
+      },
+    });
+    expect(sortItems(unreadable, sorted('amount'))).toEqual([]);
+  });
+
+  it('costs the items a sparse array has, not its length', () => {
+    // Reads of the array, counted through a proxy: as many for a length twice as large.
+    const reads = (length: number) => {
+      const items: { id: number; amount: number }[] = [];
+      for (let i = 0; i < 50; i++) items[i * 7] = { id: i, amount: i % 5 };
+      items.length = length;
+      let count = 0;
+      const counted = new Proxy(items, {
+        get: (t, k) => (count++, Reflect.get(t, k)),
+        has: (t, k) => (count++, Reflect.has(t, k)),
+        getOwnPropertyDescriptor: (t, k) => (count++, Reflect.getOwnPropertyDescriptor(t, k)),
+        ownKeys: (t) => (count++, Reflect.ownKeys(t)),
+      });
+      expect(sortItems(counted, sorted('amount'))).toHaveLength(50);
+      expect(sortItems(counted, { sort: [] })).toHaveLength(50);
+      return count;
+    };
+    const small = reads(100_000);
+    expect(reads(200_000) / small).toBeLessThan(1.1);
+    expect(small).toBeLessThan(2_000);
+  });
+
   it('refuses what is not an array of items or a checked filter', () => {
     expect(() => sortItems('abc' as never, sorted('amount'))).toThrow(TypeError);
     expect(() => sortItems([], {} as never)).toThrow(/must be a checked Filter/);
