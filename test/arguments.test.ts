@@ -1,5 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { check, defineSchema, format, formatDiagnostic, formatDiagnostics, isComparison, isPattern, parse, splitRequestUrl, toProblemDetails, validate, vendors, withStandard, type Diagnostic } from '../src/index';
+import {
+  check,
+  defineSchema,
+  format,
+  formatDiagnostic,
+  formatDiagnostics,
+  isComparison,
+  isPattern,
+  openApiParameters,
+  parse,
+  schemaFromJsonSchema,
+  sortItems,
+  splitRequestUrl,
+  toProblemDetails,
+  validate,
+  vendors,
+  withStandard,
+  type Diagnostic,
+} from '../src/index';
 
 // Issue 14, item 12: a wrong argument to a public function is a programmer error. It
 // throws a TypeError that names the function and says what was expected, never a
@@ -16,6 +34,12 @@ const filter = (() => {
   if (!result.ok) throw new Error('checks');
   return result.value;
 })();
+const sorted = (() => {
+  const result = check('orderBy=-balance', vendors);
+  if (!result.ok) throw new Error('checks');
+  return result.value;
+})();
+const jsonSchema = { type: 'object', properties: { postedDate: { type: 'string', format: 'date' } } };
 const d: Diagnostic = { code: 'EMPTY_VALUE', message: 'm', param: 'k', in: 'value', text: 'abc', span: { start: 0, end: 1 } };
 
 const cases: [string, () => unknown, RegExp][] = [
@@ -53,6 +77,12 @@ const cases: [string, () => unknown, RegExp][] = [
   ['toProblemDetails: a Result', () => toProblemDetails(check('a=', vendors) as never), /^toProblemDetails: the diagnostics must be an array \(result\.errors\), not an object\.$/],
   ['toProblemDetails: an instance that is not text', () => toProblemDetails([d], { instance: new URL('http://x/') as never }), /^toProblemDetails: "instance" must be a string, not a URL\.$/],
   ['toProblemDetails: no room for a diagnostic', () => toProblemDetails([d], { maxDiagnostics: 0 }), /^toProblemDetails: "maxDiagnostics" must be a positive integer or Infinity, not 0\.$/],
+  // sortItems: a misspelt option would be ignored without a word, a hand-built sort ordered by nothing
+  ['sortItems: an unknown option', () => sortItems([], sorted, { caseinsensitive: true } as never), /^sortItems: unknown option "caseinsensitive"; the options are caseInsensitive\.$/],
+  ['sortItems: options that are not an object', () => sortItems([], sorted, 'ci' as never), /^sortItems: the options must be an object \(caseInsensitive\), not the string "ci"\.$/],
+  ['sortItems: caseInsensitive that is not a boolean', () => sortItems([], sorted, { caseInsensitive: 'yes' as never }), /^sortItems: "caseInsensitive" must be true or false, not the string "yes"\.$/],
+  ['sortItems: a sort of names', () => sortItems([], { sort: ['balance'] as never }), /^sortItems: sort key 0 must be an object with its key, the field's path, not the string "balance"\.$/],
+  ['sortItems: a sort field of no type', () => sortItems([], { sort: [{ ...sorted.sort[0]!, type: 'money' as never }] }), /^sortItems: the type of the sort key "balance" must be one of "number", "string", "date", "id", not the string "money"\.$/],
   // the rest
   ['defineSchema: a schema', () => defineSchema(vendors as never), /^defineSchema: this is already a schema: use it as it is\.$/],
   ['splitRequestUrl: a URL object', () => splitRequestUrl(new URL('http://x/a?b=1') as never), /^splitRequestUrl: the URL must be a string \(the request URL as received: path and query\), not a URL\.$/],

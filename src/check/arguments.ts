@@ -1,7 +1,7 @@
 import { isObject, wrongArgument } from '../diagnostics/arguments';
 import { SCALAR_TYPES, type Schema } from '../schema/define';
-import { OPERATORS, type FilterAst } from '../syntax/ast';
-import type { Filter } from './filter';
+import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
+import type { Filter, SortField } from './filter';
 
 /**
  * Checks that `fn` was given a schema made by `defineSchema`, and says what to do with
@@ -59,6 +59,25 @@ export function expectAst(fn: string, ast: unknown): asserts ast is FilterAst {
           (operand.type === 'Pattern' && Array.isArray(operand.segments) && operand.segments.length >= 2 && operand.segments.every((s: unknown) => typeof s === 'string')));
       if (!fine) wrongArgument(fn, `${at}.operand`, 'a Literal node (a value) or a Pattern node (two segments or more)', operand);
     });
+  });
+}
+
+/**
+ * Checks the sort of a filter given to `fn` (`toSql`, `sortItems`): sort fields as `check`
+ * makes them, each with its key, a path of property names, a type and a direction. A
+ * hand-built sort that holds anything else is refused, rather than ordered by nothing.
+ */
+export function expectSort(fn: string, sort: unknown): asserts sort is readonly SortField[] {
+  if (!Array.isArray(sort)) wrongArgument(fn, 'the sort of the filter', 'an array of sort fields', sort);
+  sort.forEach((field: unknown, index: number) => {
+    const { key, path, direction, type } = isObject(field) ? field : {};
+    const name = typeof key === 'string' ? `the sort key ${JSON.stringify(key)}` : `sort key ${index}`;
+    if (!isObject(field) || typeof key !== 'string') wrongArgument(fn, name, 'an object with its key, the field\'s path', field);
+    if (!CONDITION_TYPES.includes(type as never)) wrongArgument(fn, `the type of ${name}`, `one of ${CONDITION_TYPES.map((t) => `"${t}"`).join(', ')}`, type);
+    if (!(SORT_DIRECTIONS as readonly unknown[]).includes(direction)) wrongArgument(fn, `the direction of ${name}`, '"asc" or "desc"', direction);
+    if (!Array.isArray(path) || path.length === 0 || !path.every((part) => typeof part === 'string')) {
+      wrongArgument(fn, `the path of ${name}`, 'a non-empty array of property names', path);
+    }
   });
 }
 

@@ -1,4 +1,6 @@
+import { expectSort } from '../check/arguments';
 import type { Filter, SortField } from '../check/filter';
+import { checkOptions, wrongArgument } from '../diagnostics/arguments';
 import { foldCase } from '../values/case';
 import { instantOf } from '../values/date';
 import { numberFromData } from '../values/number';
@@ -26,9 +28,12 @@ export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort'>, 
   if (!Array.isArray(items)) throw new TypeError('sortItems: items must be an array.');
   const sort = filter?.sort;
   if (!Array.isArray(sort)) throw new TypeError('sortItems: the filter must be a checked Filter, with its sort.');
+  expectSort('sortItems', sort);
+  checkOptions('sortItems', options, SORT_OPTIONS);
+  const fold = options?.caseInsensitive ?? false;
+  if (typeof fold !== 'boolean') wrongArgument('sortItems', '"caseInsensitive"', 'true or false', fold);
   const elements = ownElements(items) as T[];
   if (sort.length === 0) return elements;
-  const fold = options?.caseInsensitive === true;
   const keyed = elements.map((item, index) => ({ item, index, keys: sort.map((field) => sortKey(item, field, fold)) }));
   const signs = sort.map((field) => (field.direction === 'desc' ? -1 : 1));
   keyed.sort((a, b) => {
@@ -41,6 +46,8 @@ export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort'>, 
   });
   return keyed.map((entry) => entry.item);
 }
+
+const SORT_OPTIONS = ['caseInsensitive'];
 
 /** A value to sort by: a number (numbers, dates as instants), a string (text, ids), or `undefined` when missing. */
 type Key = number | string | undefined;

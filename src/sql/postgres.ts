@@ -1,3 +1,4 @@
+import { expectSort } from '../check/arguments';
 import type { Filter } from '../check/filter';
 import type { CompileOptions } from '../eval/compile';
 import { OPERATORS } from '../syntax/ast';
@@ -10,8 +11,8 @@ import { CASE_FOLDINGS, type CaseFolding, type TextComparison } from './text';
 /** Where the items are: a table with a column per field, or a `jsonb` column of whole items. */
 export type SqlTarget = RelationalTarget | DocumentTarget;
 
-/** Options of `toSql`: those of `compile`, with the same meaning, where the placeholders start, and how case folds. */
-export interface SqlOptions extends CompileOptions {
+/** Options of `toSql`: `caseInsensitive` of `compile`, with the same meaning, where the placeholders start, how case folds, and the tie-breaker. */
+export interface SqlOptions extends Pick<CompileOptions, 'caseInsensitive'> {
   /** The number of the first placeholder (default 1): with 3 the SQL uses `$3`, `$4`, …, to follow a query's own parameters. */
   readonly firstParam?: number;
   /**
@@ -66,7 +67,7 @@ export type SqlTemplate = [strings: TemplateStringsArray, ...values: SqlValue[]]
  * later; `caseInsensitive` needs a `caseFolding` the server supports.
  */
 export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): SqlQuery {
-  checkOptions(options);
+  checkOptions(options, SQL_OPTIONS);
   const first = options?.firstParam ?? 1;
   if (!Number.isSafeInteger(first) || first < 1) throw new TypeError(`toSql: firstParam must be a positive integer, not ${shown(first)}.`);
   const { text, values, orderBy } = translate(filter, target, options);
@@ -79,11 +80,14 @@ export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): 
  * `.where(sql(...toSqlTemplate(filter, target)))`. Same meaning, same checks and errors
  * as `toSql`. (Its `ORDER BY` binds no values: take it from `toSql`.)
  */
-export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<SqlOptions, 'firstParam'>): SqlTemplate {
-  checkOptions(options);
+export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<SqlOptions, 'firstParam' | 'tieBreaker'>): SqlTemplate {
   if ((options as SqlOptions | undefined)?.firstParam !== undefined) {
     throw new TypeError('toSqlTemplate: firstParam does not apply: the sql tag that takes the template numbers the placeholders.');
   }
+  if ((options as SqlOptions | undefined)?.tieBreaker !== undefined) {
+    throw new TypeError('toSqlTemplate: tieBreaker does not apply: the template is the WHERE expression; take the ORDER BY clause from toSql.');
+  }
+  checkOptions(options, TEMPLATE_OPTIONS, 'toSqlTemplate');
   const { text, values } = translate(filter, target, options);
   const parts = templated(text, values);
   const strings = Object.freeze(Object.assign(parts.strings, { raw: Object.freeze([...parts.strings]) }));
@@ -92,7 +96,6 @@ export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<
 
 /** The SQL with parameter markers (see `Parameters`) and the ORDER BY clause, after checking every argument. */
 function translate(filter: Filter, target: SqlTarget, options: SqlOptions | undefined): { text: string; values: SqlValue[]; orderBy: string } {
-  checkOptions(options);
   checkFilter(filter);
   if (typeof target !== 'object' || target === null) {
     throw new TypeError(`toSql: the target must be { columns, table?, arrays? } for a table, or { document, table? } for a jsonb column, not ${shown(target)}.`);
@@ -112,8 +115,17 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
   };
 }
 
-function checkOptions(options: unknown): asserts options is SqlOptions | undefined {
-  if (options !== undefined && !isObject(options)) throw new TypeError(`toSql: options must be an object, not ${shown(options)}.`);
+/** The options of `toSql`, and those of `toSqlTemplate`, whose template has no placeholders to number and no ORDER BY. */
+const SQL_OPTIONS = ['caseInsensitive', 'caseFolding', 'firstParam', 'tieBreaker'];
+const TEMPLATE_OPTIONS = ['caseInsensitive', 'caseFolding'];
+
+/** An options object of known names only: a misspelt `tiebreaker` would leave the order without its tie-breaker, without a word. */
+function checkOptions(options: unknown, known: readonly string[], fn = 'toSql'): asserts options is SqlOptions | undefined {
+  if (options === undefined) return;
+  if (!isObject(options)) throw new TypeError(`${fn}: options must be an object, not ${shown(options)}.`);
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw new TypeError(`${fn}: unknown option ${JSON.stringify(key)}; the options are ${known.join(', ')}.`);
+  }
 }
 
 function textComparison(options: SqlOptions | undefined): TextComparison {
@@ -140,24 +152,11 @@ function checkFilter(filter: unknown): asserts filter is Filter {
     throw new TypeError(`toSql: the filter must be a checked Filter (what check or validate returns), not ${shown(filter)}.`);
   }
   filter.conditions.forEach(checkCondition);
-  if (filter.sort !== undefined) {
-    if (!Array.isArray(filter.sort)) throw new TypeError(`toSql: the sort of the filter must be an array of sort fields, not ${shown(filter.sort)}.`);
-    filter.sort.forEach(checkSortField);
-  }
+  // A hand-built filter of the shape before sorting has no sort: nothing to order by.
+  if (filter.sort !== undefined) expectSort('toSql', filter.sort);
 }
 
 const TYPES = ['number', 'date', 'string', 'id'];
-
-function checkSortField(field: unknown, index: number): void {
-  const { key, path, direction, type } = isObject(field) ? field : {};
-  const name = typeof key === 'string' ? `the sort key ${JSON.stringify(key)}` : `sort key ${index}`;
-  if (!isObject(field) || typeof key !== 'string') throw new TypeError(`toSql: ${name} of the filter must be an object with its key, the field's path: ${shown(field)}.`);
-  if (!TYPES.includes(type as string)) throw new TypeError(`toSql: ${name} has the type ${shown(type)}; expected "number", "date", "string" or "id".`);
-  if (direction !== 'asc' && direction !== 'desc') throw new TypeError(`toSql: ${name} has the direction ${shown(direction)}; expected "asc" or "desc".`);
-  if (!Array.isArray(path) || path.length === 0 || !path.every((part) => typeof part === 'string')) {
-    throw new TypeError(`toSql: ${name} needs a path, a non-empty array of property names.`);
-  }
-}
 
 function checkCondition(condition: unknown, index: number): void {
   if (!isObject(condition)) throw new TypeError(`toSql: condition ${index} of the filter must be an object, not ${shown(condition)}.`);

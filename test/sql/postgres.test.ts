@@ -274,11 +274,11 @@ describe('toSql', () => {
     // The sort too: an unknown type or direction would be undefined in the ORDER BY.
     const field = { key: 'totalAmount', path: ['totalAmount'], direction: 'asc', type: 'number' };
     const sorts: [unknown, RegExp][] = [
-      [[{ ...field, type: 'money' }], /the sort key "totalAmount" has the type "money"/],
-      [[{ ...field, direction: 'up' }], /direction "up"; expected "asc" or "desc"/],
-      [[{ ...field, path: 'totalAmount' }], /needs a path/],
-      [[{ ...field, key: undefined }], /sort key 0 of the filter must be an object with its key/],
-      ['totalAmount', /the sort of the filter must be an array of sort fields, not "totalAmount"/],
+      [[{ ...field, type: 'money' }], /the type of the sort key "totalAmount" must be one of "number", "string", "date", "id", not the string "money"/],
+      [[{ ...field, direction: 'up' }], /the direction of the sort key "totalAmount" must be "asc" or "desc", not the string "up"/],
+      [[{ ...field, path: 'totalAmount' }], /the path of the sort key "totalAmount" must be a non-empty array of property names/],
+      [[{ ...field, key: undefined }], /sort key 0 must be an object with its key, the field's path, not an object/],
+      ['totalAmount', /the sort of the filter must be an array of sort fields, not the string "totalAmount"/],
     ];
     for (const [sort, message] of sorts) {
       for (const target of targets) {
@@ -330,6 +330,11 @@ describe('toSql', () => {
       [() => toSql(filter, target, { firstParam: 1.5 }), /firstParam/],
       [() => toSqlTemplate(filter, undefined as never), /the target must be/],
       [() => toSqlTemplate(filter, target, { firstParam: 3 } as never), /firstParam does not apply/],
+      // A misspelt option would be ignored without a word: the ORDER BY without its tie-breaker.
+      [() => toSql(filter, target, { tiebreaker: 'id' } as never), /^toSql: unknown option "tiebreaker"; the options are caseInsensitive, caseFolding, firstParam, tieBreaker\.$/],
+      [() => toSql(filter, target, { codegen: false } as never), /unknown option "codegen"/],
+      [() => toSqlTemplate(filter, target, { caseinsensitive: true } as never), /^toSqlTemplate: unknown option "caseinsensitive"; the options are caseInsensitive, caseFolding\.$/],
+      [() => toSqlTemplate(filter, target, { tieBreaker: 'id' } as never), /tieBreaker does not apply: the template is the WHERE expression; take the ORDER BY clause from toSql/],
     ];
     for (const [call, message] of cases) {
       expect(call).toThrow(TypeError);
