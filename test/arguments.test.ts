@@ -83,6 +83,14 @@ const cases: [string, () => unknown, RegExp][] = [
   ['sortItems: caseInsensitive that is not a boolean', () => sortItems([], sorted, { caseInsensitive: 'yes' as never }), /^sortItems: "caseInsensitive" must be true or false, not the string "yes"\.$/],
   ['sortItems: a sort of names', () => sortItems([], { sort: ['balance'] as never }), /^sortItems: sort key 0 must be an object with its key, the field's path, not the string "balance"\.$/],
   ['sortItems: a sort field of no type', () => sortItems([], { sort: [{ ...sorted.sort[0]!, type: 'money' as never }] }), /^sortItems: the type of the sort key "balance" must be one of "number", "string", "date", "id", not the string "money"\.$/],
+  // openApiParameters
+  ['openApiParameters: an unknown option', () => openApiParameters(vendors, { caseinsensitive: true } as never), /^openApiParameters: unknown option "caseinsensitive"; the options are caseInsensitive\.$/],
+  ['openApiParameters: caseInsensitive that is not a boolean', () => openApiParameters(vendors, { caseInsensitive: 'yes' as never }), /^openApiParameters: "caseInsensitive" must be true or false, not the string "yes"\.$/],
+  // schemaFromJsonSchema
+  ['schemaFromJsonSchema: sortable as one name', () => schemaFromJsonSchema(jsonSchema, { sortable: 'postedDate' as never }), /^schemaFromJsonSchema: "sortable" must be an array of top-level property names, not the string "postedDate"\.$/],
+  ['schemaFromJsonSchema: an unknown option', () => schemaFromJsonSchema(jsonSchema, { sortabel: ['postedDate'] } as never), /^schemaFromJsonSchema: unknown option "sortabel"; the options are document, sortable\.$/],
+  ['schemaFromJsonSchema: options that are not an object', () => schemaFromJsonSchema(jsonSchema, 5 as never), /^schemaFromJsonSchema: the options must be an object \(document, sortable\), not 5\.$/],
+  ['schemaFromJsonSchema: a document that is not one', () => schemaFromJsonSchema(jsonSchema, { document: 'openapi.json' as never }), /^schemaFromJsonSchema: "document" must be the OpenAPI document or JSON Schema the \$refs point into, not the string "openapi\.json"\.$/],
   // the rest
   ['defineSchema: a schema', () => defineSchema(vendors as never), /^defineSchema: this is already a schema: use it as it is\.$/],
   ['splitRequestUrl: a URL object', () => splitRequestUrl(new URL('http://x/a?b=1') as never), /^splitRequestUrl: the URL must be a string \(the request URL as received: path and query\), not a URL\.$/],

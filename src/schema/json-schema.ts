@@ -1,3 +1,4 @@
+import { checkOptions, wrongArgument } from '../diagnostics/arguments';
 import { pathProblem, RESERVED_NAMES } from '../syntax/path';
 import type { ElementFieldSpec, FieldSpec, ScalarType, SchemaSpec } from './define';
 
@@ -42,6 +43,12 @@ type Json = { readonly [key: string]: unknown };
  * not map to a scalar or ref) is a programmer error: a `TypeError`.
  */
 export function schemaFromJsonSchema(jsonSchema: object, options?: JsonSchemaOptions): SchemaFromJsonSchema {
+  checkOptions('schemaFromJsonSchema', options, ['document', 'sortable']);
+  if (options?.document !== undefined && typeof options.document !== 'object') wrongArgument('schemaFromJsonSchema', '"document"', 'the OpenAPI document or JSON Schema the $refs point into', options.document);
+  const sortable: unknown = options?.sortable;
+  if (sortable !== undefined && !(Array.isArray(sortable) && sortable.every((name) => typeof name === 'string'))) {
+    wrongArgument('schemaFromJsonSchema', '"sortable"', 'an array of top-level property names', sortable);
+  }
   const reader = new Reader(options?.document ?? jsonSchema);
   const fields = reader.within(jsonSchema, '(the schema)', (root) => {
     if (!isObject(root.properties)) return undefined;

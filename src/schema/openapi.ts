@@ -1,3 +1,4 @@
+import { checkOptions, wrongArgument } from '../diagnostics/arguments';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
 import { PROBLEM_CONTENT_TYPE } from '../diagnostics/problem';
 import { OPERATORS, type Operator } from '../syntax/ast';
@@ -51,7 +52,9 @@ export function openApiParameters(schema: Schema, options?: OpenApiOptions): Ope
   if (typeof schema !== 'object' || schema === null || !(schema.fields instanceof Map)) {
     throw new TypeError('openApiParameters: the schema must be a schema made by defineSchema().');
   }
-  const caseInsensitive = options?.caseInsensitive === true;
+  checkOptions('openApiParameters', options, ['caseInsensitive']);
+  const caseInsensitive = options?.caseInsensitive ?? false;
+  if (typeof caseInsensitive !== 'boolean') wrongArgument('openApiParameters', '"caseInsensitive"', 'true or false', caseInsensitive);
   const parameters: OpenApiParameter[] = [...schema.requestParams.values()].map(requestParameter);
   const fields = [...schema.fields.values()].filter((f) => f.removed === undefined);
   for (const field of fields) parameters.push(filterParameter(field, caseInsensitive));
