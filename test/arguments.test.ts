@@ -57,6 +57,8 @@ const cases: [string, () => unknown, RegExp][] = [
   // parse
   ['parse: an unknown option', () => parse('a=1', { limit: {} } as never), /^parse: unknown option "limit"; the options are limits, params, sortParam\.$/],
   ['parse: "__proto__" passed through', () => parse('a=1', { params: ['__proto__'] }), /^parse: "__proto__" cannot be a pass-through parameter\.$/],
+  ['parse: an empty sort parameter', () => parse('=x', { sortParam: '' }), /^parse: "sortParam" must be the name of the sort parameter \(not empty, not "__proto__"\), not the string ""\.$/],
+  ['parse: "__proto__" as the sort parameter', () => parse('__proto__=x', { sortParam: '__proto__' }), /^parse: "sortParam" must be the name of the sort parameter/],
   // validate
   ['validate: a Result', () => validate(parse('a=1') as never, vendors), /^validate: the syntax tree must be the value of a successful parse\(\) \(type "Query"\), not an object\. This is a Result: check result\.ok, then pass result\.value\.$/],
   ['validate: a schema spec', () => validate(ast, spec as never), /^validate: the schema must be a schema made by defineSchema\(\)/],

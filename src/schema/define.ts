@@ -1,4 +1,4 @@
-import { RESERVED_NAMES } from '../syntax/path';
+import { isParamName, RESERVED_NAMES } from '../syntax/path';
 
 /** The scalar field types of reference §4. */
 export const SCALAR_TYPES = ['number', 'string', 'date'] as const;
@@ -215,11 +215,6 @@ export function defineSchema<const S extends SchemaSpec>(spec: S): Schema<S> {
   // whatever the caller later does with the object it passed.
   const schema = { spec: deepFreeze(structuredClone(spec)), fields, params, requestParams, sortParam };
   return Object.freeze(paging === undefined ? schema : { ...schema, paging }) as Schema<S>;
-}
-
-/** A query key that can be a request parameter: any text but the empty string and `__proto__`, which no record can hold. */
-function isParamName(name: string): boolean {
-  return name !== '' && name !== '__proto__' && !name.includes('\0');
 }
 
 function paramsOf(spec: unknown): Map<string, RequestParam> {

@@ -5,7 +5,7 @@ import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
 import type { Clause, FilterAst, Param, PassThroughParams, Path, Sort } from './ast';
 import { filterLexer, filterParser, pathOf } from './parser';
-import { PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
+import { isParamName, PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
 import { readSort } from './sort';
 import { BadEscape, CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
 
@@ -61,7 +61,8 @@ export function parse(input: QueryInput, options?: ParseOptions): Result<FilterA
   checkOptions('parse', options, PARSE_OPTIONS);
   checkParamsOption('parse', options?.params);
   const sortParam = options?.sortParam ?? 'orderBy';
-  if (typeof sortParam !== 'string') wrongArgument('parse', '"sortParam"', 'the name of the sort parameter', sortParam);
+  // Checked as defineSchema checks its own: a sort parameter named "__proto__" would lose its value in params.
+  if (typeof sortParam !== 'string' || !isParamName(sortParam)) wrongArgument('parse', '"sortParam"', 'the name of the sort parameter (not empty, not "__proto__")', sortParam);
   const limits = resolveLimits(options?.limits, 'parse');
   const parsed = parseParams(input, limits, options?.params, sortParam);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };

@@ -6,6 +6,14 @@ import { quote, type Span } from '../diagnostics/diagnostic';
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
+ * A query key that can be a request parameter, or the sort parameter: any text but the
+ * empty string, NUL (which no query carries) and `__proto__`, which no record can hold.
+ */
+export function isParamName(name: string): boolean {
+  return name !== '' && name !== '__proto__' && !name.includes('\0');
+}
+
+/**
  * Why a text is not a dot path, and where: the first run of characters no name may
  * hold (as far as the next place a name or a dot could start), otherwise the first
  * empty name; `undefined` for a path. Spans are in `text`.
