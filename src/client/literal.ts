@@ -43,3 +43,11 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : typeof value;
 }
+
+/**
+ * An argument as a call shown in a message writes it: text quoted, a number as it is,
+ * anything else by its kind (never as JSON, which throws for a BigInt or a cycle).
+ */
+export function shown(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' || typeof value === 'bigint' ? describe(value) : String(value);
+}

@@ -5,7 +5,7 @@ import type { Field, FieldValueTypes, InferFields, InferParams, InferSortable, P
 import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '../syntax/ast';
 import { formatDate, instantOf, readDate, type DateRange } from '../values/date';
 import { formatNumber } from '../values/number';
-import { describe, sendable } from './literal';
+import { describe, sendable, shown } from './literal';
 
 /**
  * The typed query builder of reference §11. It writes the query from its own calls, with the
@@ -118,7 +118,7 @@ class QueryBuilder {
   }
 
   where(path: unknown, operator: unknown, value: unknown): QueryBuilder {
-    const call = `where(${JSON.stringify(path)}, ${JSON.stringify(operator)}, …)`;
+    const call = `where(${shown(path)}, ${shown(operator)}, …)`;
     const field = this.field(path, call);
     const test = Object.freeze(testOf(field, operator, value, call));
     const wheres = [...this.state.wheres];
@@ -130,7 +130,7 @@ class QueryBuilder {
 
   orderBy(path: unknown, direction: unknown = 'asc'): QueryBuilder {
     const { schema, sort } = this.state;
-    const call = `orderBy(${JSON.stringify(path)}, ${JSON.stringify(direction)})`;
+    const call = `orderBy(${shown(path)}, ${shown(direction)})`;
     const field = typeof path === 'string' ? schema.fields.get(path) : undefined;
     if (field === undefined || !field.sortable) {
       const sortable = [...schema.fields.values()].filter((f) => f.sortable).map((f) => f.path);
@@ -145,17 +145,17 @@ class QueryBuilder {
 
   limit(count: unknown): QueryBuilder {
     const paging = this.paging('limit');
-    return this.with({ limit: whole(count, 1, paging.maxLimit, `limit(${String(count)})`) });
+    return this.with({ limit: whole(count, 1, paging.maxLimit, `limit(${shown(count)})`) });
   }
 
   offset(count: unknown): QueryBuilder {
     this.paging('offset');
-    return this.with({ offset: whole(count, 0, Number.MAX_SAFE_INTEGER, `offset(${String(count)})`) });
+    return this.with({ offset: whole(count, 0, Number.MAX_SAFE_INTEGER, `offset(${shown(count)})`) });
   }
 
   param(name: unknown, value: unknown): QueryBuilder {
     const { schema, params } = this.state;
-    const call = `param(${JSON.stringify(name)}, …)`;
+    const call = `param(${shown(name)}, …)`;
     const param = typeof name === 'string' ? schema.requestParams.get(name) : undefined;
     if (param === undefined) {
       const declared = [...schema.requestParams.keys()];

@@ -188,6 +188,8 @@ describe('query: a wrong call from plain JavaScript throws a TypeError that name
   // Each of these is refused by the types too (test/client/query.test-d.ts).
   const q = query(invoices) as unknown as Record<string, (...args: unknown[]) => unknown>;
   const d = query(deposits) as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
   it.each<[string, () => unknown, string]>([
     ['an unknown path', () => q.where!('totalAmont', 'eq', 1), 'where("totalAmont", "eq", …): "totalAmont" is not a filterable path of this schema (filterable: id, invoiceNumber, customerRef.id, postedDate, dueDate, status, totalDiscount, discountPercentage, subTotal, taxAmount, totalAmount, amountDue, sourceModifiedDate, lines.id, lines.description, lines.amount).'],
     ['a bare ref', () => q.where!('customerRef', 'eq', 1), 'where("customerRef", "eq", …): "customerRef" is not a filterable path'],
@@ -217,7 +219,11 @@ describe('query: a wrong call from plain JavaScript throws a TypeError that name
     ['a limit past maxLimit', () => q.limit!(501), 'limit(501): expected a whole number from 1 to 500, not the number 501.'],
     ['a limit of 0', () => q.limit!(0), 'limit(0): expected a whole number from 1 to 500, not the number 0.'],
     ['a fractional offset', () => q.offset!(1.5), 'offset(1.5): expected a whole number from 0 to 9007199254740991, not the number 1.5.'],
-    ['a string limit', () => q.limit!('10'), 'limit(10): expected a whole number from 1 to 500, not the string "10".'],
+    ['a string limit', () => q.limit!('10'), 'limit("10"): expected a whole number from 1 to 500, not the string "10".'],
+    // The call in the message never throws for what JSON cannot write.
+    ['a BigInt path', () => q.where!(1n, 'eq', 1), 'where(the bigint 1, "eq", …): the bigint 1 is not a filterable path of this schema'],
+    ['a cyclic path', () => q.where!(cyclic, 'eq', 1), 'where(an object, "eq", …): an object is not a filterable path of this schema'],
+    ['an object limit', () => q.limit!({}), 'limit(an object): expected a whole number from 1 to 500, not an object.'],
     ['paging a schema without paging', () => (query(defineSchema({ fields: { a: 'number' } })) as unknown as typeof q).limit!(5), 'limit: this schema does not page its results (it has no "paging").'],
     ['an undeclared parameter', () => q.param!('foo', 'x'), 'param("foo", …): "foo" is not a request parameter of this schema (declared: businessName, serviceName, connectionUuid, startDate, endDate).'],
     ['paging as a parameter', () => q.param!('limit', '5'), 'is not a request parameter of this schema (declared: businessName, serviceName, connectionUuid, startDate, endDate). Page with limit().'],
