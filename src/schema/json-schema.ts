@@ -133,9 +133,14 @@ class Reader {
   within<T>(value: unknown, path: string, use: (schema: Json) => T | undefined, record = true): T | undefined {
     if (this.depth >= MAX_DEPTH) return this.skip(path, 'its schema nests too deep: it contains itself', record);
     const followed = new Set<string>();
+    // The schemas an allOf led to: a document whose $refs were already resolved into
+    // objects (as a dereferencing parser leaves it) can hold a loop of them.
+    const passed = new Set<object>();
     let schema = value;
     while (isObject(schema)) {
       if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && schema.properties === undefined && schema.type === undefined) {
+        if (passed.has(schema)) return this.skip(path, 'its allOf comes back to itself', record);
+        passed.add(schema);
         schema = schema.allOf[0];
         continue;
       }

@@ -137,6 +137,21 @@ describe('schemaFromJsonSchema: each kind of property', () => {
     expect(one({ $ref: '#/$defs/U' }, document).unmapped).toEqual([{ path: 'x', reason: 'its schema nests too deep: it contains itself' }]);
   });
 
+  it('cuts a loop of objects, as a dereferenced document holds it, rather than following it for ever', () => {
+    const loop: Record<string, unknown> = {};
+    loop.allOf = [{ allOf: [loop] }];
+    const node: Record<string, unknown> = { type: 'object', properties: { id: { type: 'integer' } } };
+    (node.properties as Record<string, unknown>).parent = node;
+    (node.properties as Record<string, unknown>).children = { type: 'array', items: node };
+    const { spec, unmapped } = schemaFromJsonSchema({ type: 'object', properties: { x: loop, node } });
+    expect(unmapped).toEqual([{ path: 'x', reason: 'its allOf comes back to itself' }]);
+    expect(spec.fields).toEqual({ node: { type: 'ref' } });
+    expect(schemaFromJsonSchema(node)).toEqual({
+      spec: { fields: { id: 'number', parent: { type: 'ref' }, children: { type: 'array', of: { id: 'number', parent: { type: 'ref' } } } } },
+      unmapped: [{ path: 'children.children', reason: 'a list inside a list element: child arrays do not nest' }],
+    });
+  });
+
   it('leaves out a property whose name is no field name', () => {
     const { spec, unmapped } = schemaFromJsonSchema({
       type: 'object',
