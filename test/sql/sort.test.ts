@@ -1,89 +1,88 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check, defineSchema, sortItems, toSql, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
+import { check, compile, sortItems, toSql, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
 import { SERVERS, useDatabase, type Database } from '../support/databases';
-import { documents, typedItems } from './support/arbitraries';
+import { documents, pagedCase, schema, typedItems, type FilterCase } from './support/arbitraries';
 import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, TEST_TIMEOUT } from './support/database';
 import { exactFoldings } from './support/folding';
 import { writeJson } from './support/json';
 
 /**
- * SQL orders rows as `sortItems` orders items (reference §9), on real Postgres servers
- * (PGlite, and a Postgres server: see test/support/databases.ts): for generated data
- * and sorts, `ORDER BY` of `toSql` with the id as tie-breaker gives
- * the ids in the order `sortItems` gives the items (which keeps the input order, by id,
- * for equal keys). Missing, null, mistyped and non-finite values included, on both
- * layouts, case-sensitively and not (folding with each folding the server has that
- * means what `sortItems` means).
+ * SQL pages through the rows as the evaluator pages through the items (reference §9), on
+ * real Postgres servers (PGlite, and a Postgres server: see test/support/databases.ts):
+ * for generated data and queries that filter, sort and page at once (with typed
+ * request parameters among them), `WHERE` and `ORDER BY` of `toSql`, the id as
+ * tie-breaker, then `LIMIT` and `OFFSET` of the filter's page, give the ids that
+ * `sortItems` of the items `compile` accepts, cut to the same page, gives (it keeps the
+ * input order, by id, for equal keys). Missing, null, mistyped and non-finite values
+ * included, on both layouts, case-sensitively and not (folding with each folding the
+ * server has that means what `sortItems` means).
  */
 
-/** The differential schema's scalar fields and ref id, all sortable. */
-const sortable = defineSchema({
-  fields: {
-    amount: { type: 'number', sortable: true },
-    score: { type: 'number', sortable: true },
-    name: { type: 'string', sortable: true },
-    toString: { type: 'string', sortable: true },
-    at: { type: 'date', sortable: true },
-    ref: { type: 'ref', sortable: true },
-    lines: { type: 'array', of: { label: 'string', qty: 'number', on: 'date', item: { type: 'ref' } } },
-  },
-});
-
-const KEYS = ['amount', 'score', 'name', 'toString', 'at', 'ref.id'];
-
-interface SortCase {
+interface PagedCase {
+  readonly source: FilterCase;
   readonly filter: Filter;
-  readonly caseInsensitive: boolean;
 }
 
-/** One to three distinct sort keys, each ascending or descending. */
-const sortCase: fc.Arbitrary<SortCase> = fc
-  .tuple(fc.shuffledSubarray(KEYS, { minLength: 1, maxLength: 3 }), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), fc.boolean())
-  .map(([keys, descending, caseInsensitive]) => {
-    const orderBy = keys.map((k, i) => (descending[i] ? `-${k}` : k)).join(',');
-    const result = check(`orderBy=${orderBy}`, sortable);
-    if (!result.ok) throw new Error(`generated an invalid sort ${orderBy}: ${JSON.stringify(result.errors)}`);
-    return { filter: result.value, caseInsensitive };
-  });
+const checkedCases = (n: number) =>
+  fc.array(pagedCase, { minLength: n, maxLength: n }).map((cases) =>
+    cases.map((source): PagedCase => {
+      const result = check(source.query, schema);
+      if (!result.ok) throw new Error(`generated an invalid query ${JSON.stringify(source.query)}: ${JSON.stringify(result.errors)}`);
+      return { source, filter: result.value };
+    }),
+  );
 
-const SORTS_PER_DATA_SET = 12;
+const CASES_PER_DATA_SET = 12;
 const DATA_SETS = 40;
 
-/** The ids in SQL's order and in `sortItems`' order must be the same list, sort by sort. */
-async function agree(db: Database, caseFolding: CaseFolding, items: readonly unknown[], ids: readonly number[], from: string, target: SqlTarget, sorts: readonly SortCase[]) {
-  for (const { filter, caseInsensitive } of sorts) {
-    const { orderBy } = toSql(filter, target, { caseInsensitive, caseFolding, tieBreaker: 'id' });
-    const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${from} ${orderBy}`);
+/** The ids of one page in SQL's order and in the evaluator's must be the same list, query by query. */
+async function agree(db: Database, caseFolding: CaseFolding, items: readonly unknown[], ids: readonly number[], from: string, target: SqlTarget, cases: readonly PagedCase[]) {
+  for (const { source, filter } of cases) {
+    const { caseInsensitive } = source;
+    const { text, values, orderBy } = toSql(filter, target, { caseInsensitive, caseFolding, tieBreaker: 'id' });
+    const { limit, offset } = filter.page!;
+    const n = values.length;
+    const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${from} WHERE ${text} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [...values, limit, offset]);
+    const matches = compile(filter, { caseInsensitive });
+    const kept = ids.flatMap((id, i) => (matches(items[i]) ? [{ id, item: items[i] }] : []));
     // Items may repeat (the same primitive twice): equal items keep their input order, so each takes its next id.
     const idsOf = new Map<unknown, number[]>();
-    items.forEach((item, i) => idsOf.set(item, [...(idsOf.get(item) ?? []), ids[i]!]));
-    const expected = sortItems(items, filter, { caseInsensitive }).map((item) => idsOf.get(item)!.shift());
+    for (const { id, item } of kept) idsOf.set(item, [...(idsOf.get(item) ?? []), id]);
+    const ordered = sortItems(
+      kept.map((k) => k.item),
+      filter,
+      { caseInsensitive },
+    ).map((item) => idsOf.get(item)!.shift());
+    const expected = ordered.slice(offset, offset + limit);
     const actual = rows.map((row) => row.id);
     if (actual.join() !== expected.join()) {
       const show = (order: readonly (number | undefined)[]) =>
         order.map((id) => `${id}: ${JSON.stringify(items[ids.indexOf(id!)], (_, v) => (v instanceof Date ? v.toISOString() : v))}`).join('\n');
-      expect.fail(`${filter.params.orderBy} (caseInsensitive: ${caseInsensitive}, ${caseFolding})\n${orderBy}\nSQL:\n${show(actual)}\nsortItems:\n${show(expected)}`);
+      expect.fail(
+        `${JSON.stringify(source.query)} (caseInsensitive: ${caseInsensitive}, ${caseFolding})\nWHERE ${text} ${orderBy}\n${JSON.stringify(values)}\n` +
+          `SQL:\n${show(actual)}\ncompile, sortItems, page ${offset}+${limit}:\n${show(expected)}`,
+      );
     }
   }
 }
 
-describe.each(SERVERS)('ORDER BY agrees with sortItems on $label', (server) => {
+describe.each(SERVERS)('WHERE, ORDER BY and the page agree with compile and sortItems on $label', (server) => {
   let db: Database;
   let foldings: CaseFolding[];
 
-  useDatabase(server, {}, async (opened) => {
+  // Document filters are large expressions: see OpenOptions.jit.
+  useDatabase(server, { jit: false }, async (opened) => {
     db = opened;
     await createTables(db);
     foldings = await exactFoldings(db);
   });
 
   const folding = () => fc.nat().map((n) => foldings[n % foldings.length]!);
-  const sorts = fc.array(sortCase, { minLength: SORTS_PER_DATA_SET, maxLength: SORTS_PER_DATA_SET });
 
   it('on a relational layout with well-typed data', async () => {
     await fc.assert(
-      fc.asyncProperty(typedItems, sorts, folding(), async (items, cases, f) => {
+      fc.asyncProperty(typedItems, checkedCases(CASES_PER_DATA_SET), folding(), async (items, cases, f) => {
         await loadTyped(db, items);
         await agree(db, f, items, items.map((item) => item.id), '"we""ird"."items.v1"', relationalTarget, cases);
       }),
@@ -93,7 +92,7 @@ describe.each(SERVERS)('ORDER BY agrees with sortItems on $label', (server) => {
 
   it('on a document layout with awkward data', async () => {
     await fc.assert(
-      fc.asyncProperty(documents, sorts, folding(), async (docs, cases, f) => {
+      fc.asyncProperty(documents, checkedCases(CASES_PER_DATA_SET), folding(), async (docs, cases, f) => {
         await loadDocuments(db, docs);
         const parsed = docs.map((doc) => JSON.parse(writeJson(doc)) as unknown);
         await agree(db, f, parsed, parsed.map((_, i) => i + 1), 'docs', documentTarget, cases);
@@ -105,14 +104,14 @@ describe.each(SERVERS)('ORDER BY agrees with sortItems on $label', (server) => {
 
 describe('the ORDER BY clause', () => {
   const filter = (orderBy: string) => {
-    const result = check(`orderBy=${orderBy}`, sortable);
+    const result = check(`orderBy=${orderBy}`, schema);
     if (!result.ok) throw new Error(JSON.stringify(result.errors));
     return result.value;
   };
 
   it('is empty with nothing to order by, and only the tie-breaker without a sort', () => {
     expect(toSql(filter('amount'), relationalTarget).orderBy).not.toBe('');
-    const unsorted = check('', sortable);
+    const unsorted = check('', schema);
     expect(unsorted.ok && toSql(unsorted.value, relationalTarget).orderBy).toBe('');
     expect(unsorted.ok && toSql(unsorted.value, { document: 'doc' }, { tieBreaker: ['created', 'id'] }).orderBy).toBe('ORDER BY "created" ASC, "id" ASC');
   });

@@ -10,19 +10,26 @@ const poolText = fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...COMMON_TEXT
 /**
  * The schema of the differential tests: every field type, at the top and in a child
  * array, a ref at both levels, and a field named like an Object.prototype method
- * (`toString`), which must be read as an own property only.
+ * (`toString`), which must be read as an own property only. The top-level fields and
+ * the ref sort; typed request parameters and paging come with the query, as a server's
+ * schema has them (reference §9).
  */
 export const schema = defineSchema({
   fields: {
-    amount: 'number',
-    score: 'number',
-    name: 'string',
-    toString: 'string',
-    at: 'date',
-    ref: { type: 'ref' },
+    amount: { type: 'number', sortable: true },
+    score: { type: 'number', sortable: true },
+    name: { type: 'string', sortable: true },
+    toString: { type: 'string', sortable: true },
+    at: { type: 'date', sortable: true },
+    ref: { type: 'ref', sortable: true },
     lines: { type: 'array', of: { label: 'string', qty: 'number', on: 'date', item: { type: 'ref' } } },
   },
+  params: { currency: 'string', asOf: 'date', minimum: 'number' },
+  paging: { defaultLimit: 10, maxLimit: 50 },
 });
+
+/** The sortable paths of the schema. */
+export const SORT_KEYS = ['amount', 'score', 'name', 'toString', 'at', 'ref.id'] as const;
 
 type Kind = 'number' | 'string' | 'date' | 'id';
 
@@ -131,6 +138,48 @@ export const filterCase: fc.Arbitrary<FilterCase> = fc
     }
     return { query: Object.fromEntries(query), caseInsensitive };
   });
+
+/** Request parameters of every declared type, each sometimes: they pass through and select nothing. */
+const requestParams = fc.record(
+  { currency: fc.constantFrom('EUR', 'gte:5', '%acme%'), asOf: fc.constantFrom(...DATES), minimum: fc.constantFrom('-0', '1e3', '199.990') },
+  { requiredKeys: [] },
+);
+
+/**
+ * A sort of one to three distinct keys, each ascending or descending, joined as
+ * `orderBy` sends them; sometimes none.
+ */
+const orderBy = fc.option(
+  fc
+    .shuffledSubarray([...SORT_KEYS], { minLength: 1, maxLength: 3 })
+    .chain((keys) => fc.tuple(...keys.map((k) => fc.constantFrom(k, `-${k}`))))
+    .map((keys) => keys.join(',')),
+  { freq: 8, nil: undefined },
+);
+
+/**
+ * A page, each part sometimes (the defaults otherwise): mostly a small limit and offset,
+ * which cut the few items a filter matches; sometimes up to the schema's maximum.
+ */
+const page = fc.record(
+  {
+    limit: fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 50 }) }).map(String),
+    offset: fc.oneof({ weight: 3, arbitrary: fc.nat(3) }, { weight: 1, arbitrary: fc.nat(45) }).map(String),
+  },
+  { requiredKeys: [] },
+);
+
+/**
+ * A query that filters, sorts and pages at once: a filter case, with `orderBy`, `limit`,
+ * `offset` and typed request parameters among its keys (reference §9).
+ */
+export const pagedCase: fc.Arbitrary<FilterCase> = fc
+  // Half of them without conditions: a filter keeps few items to order.
+  .tuple(fc.oneof(filterCase, filterCase.map((c) => ({ ...c, query: {} }))), orderBy, page, requestParams)
+  .map(([{ query, caseInsensitive }, sort, pageParams, params]) => ({
+    query: { ...query, ...params, ...pageParams, ...(sort === undefined ? {} : { orderBy: sort }) },
+    caseInsensitive,
+  }));
 
 // ---------------------------------------------------------------- well-typed items (relational layout)
 
