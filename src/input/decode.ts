@@ -34,28 +34,37 @@ export type DecodedQuery =
 /** Turns any accepted input into decoded key/value pairs, checking the whole-query limits first. */
 export function decodeQuery(input: unknown, limits: Limits): DecodedQuery {
   if (typeof input === 'string') return decodeString(input, limits);
-  if (input instanceof URL) return decodeRange(input.search, input.search.length > 0 ? 1 : 0, input.search.length, limits);
-  if (input instanceof URLSearchParams) return decodedPairs(input.entries(), limits);
-  if (isRecord(input)) return decodeRecord(input, limits);
-  return failed(
-    diagnostic(
-      'INVALID_PARAMETER',
-      `The query must be a string, URL, URLSearchParams or plain object of strings, not ${describe(input)}.`,
-      undefined,
-      undefined,
-      'Pass the query string as sent, or the framework\'s parsed query object.',
-    ),
-  );
+  try {
+    if (input instanceof URL) return decodeRange(input.search, input.search.length > 0 ? 1 : 0, input.search.length, limits);
+    if (input instanceof URLSearchParams) return decodedPairs(input.entries(), limits);
+    if (isRecord(input)) return decodeRecord(input, limits);
+    return failed(
+      diagnostic(
+        'INVALID_PARAMETER',
+        `The query must be a string, URL, URLSearchParams or plain object of strings, not ${describe(input)}.`,
+        undefined,
+        undefined,
+        'Pass the query string as sent, or the framework\'s parsed query object.',
+      ),
+    );
+  } catch {
+    // A proxy or a getter that throws (a revoked proxy throws on every look): whatever
+    // cannot be read is no query. A Standard Schema validator may be given anything.
+    return failed(diagnostic('INVALID_PARAMETER', 'The query object could not be read.', undefined, undefined, 'Pass a plain object of strings.'));
+  }
 }
 
 /**
  * Only plain objects are records: a `Map` or a class instance has no own enumerable
- * keys to read, and taking it for an empty query would match everything.
+ * keys to read, and taking it for an empty query would match everything. A plain
+ * object of another realm (a `vm` context, an iframe) is one too: its prototype is its
+ * realm's `Object.prototype`, which has no prototype and is no special object.
  */
 function isRecord(input: unknown): input is object {
   if (typeof input !== 'object' || input === null) return false;
   const proto: unknown = Object.getPrototypeOf(input);
-  return proto === Object.prototype || proto === null;
+  if (proto === Object.prototype || proto === null) return true;
+  return Object.getPrototypeOf(proto) === null && Object.prototype.toString.call(input) === '[object Object]';
 }
 
 function decodeString(s: string, limits: Limits): DecodedQuery {
@@ -275,25 +284,22 @@ function decodedPairs(pairs: Iterable<readonly [string, string] | Unreadable>, l
   return { params };
 }
 
+/** A record's pairs, in key order; a getter or proxy that throws is caught by `decodeQuery`. */
 function decodeRecord(record: object, limits: Limits): DecodedQuery {
   const pairs: ([string, string] | Unreadable)[] = [];
-  try {
-    for (const key of Object.keys(record)) {
-      const value: unknown = (record as Record<string, unknown>)[key];
-      if (value === undefined) continue;
-      if (typeof value === 'string') {
-        pairs.push([key, value]);
-      } else if (Array.isArray(value) && value.length + pairs.length > limits.maxParams) {
-        return failed(tooManyParams(limits));
-      } else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-        for (const v of value as string[]) pairs.push([key, v]);
-      } else {
-        pairs.push([key, invalidRecordValue(key, value)]);
-      }
-      if (pairs.length > limits.maxParams) return failed(tooManyParams(limits));
+  for (const key of Object.keys(record)) {
+    const value: unknown = (record as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    if (typeof value === 'string') {
+      pairs.push([key, value]);
+    } else if (Array.isArray(value) && value.length + pairs.length > limits.maxParams) {
+      return failed(tooManyParams(limits));
+    } else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      for (const v of value as string[]) pairs.push([key, v]);
+    } else {
+      pairs.push([key, invalidRecordValue(key, value)]);
     }
-  } catch {
-    return failed(diagnostic('INVALID_PARAMETER', 'The query object could not be read.', undefined, undefined, 'Pass a plain object of strings.'));
+    if (pairs.length > limits.maxParams) return failed(tooManyParams(limits));
   }
   return decodedPairs(pairs, limits);
 }

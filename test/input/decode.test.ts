@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { parse, type Diagnostic, type QueryInput } from '../../src/index';
 import { decodeComponent, findEncodingError } from '../../src/input/decode';
@@ -102,6 +103,24 @@ describe('input forms (reference §2)', () => {
   it('reports an object whose properties cannot be read instead of throwing', () => {
     const hostile = new Proxy({}, { ownKeys: () => { throw new Error('no'); } });
     expect(errorsOf(hostile).map((d) => d.code)).toEqual(['INVALID_PARAMETER']);
+    // Nor its prototype, nor anything at all: a revoked proxy, or a URLSearchParams whose entries throw.
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const prototypeless = new Proxy({}, { getPrototypeOf: () => { throw new Error('no'); } });
+    const entries = new (class extends URLSearchParams {
+      override entries(): never {
+        throw new Error('no');
+      }
+    })('a=1');
+    for (const input of [revoked, prototypeless, entries]) {
+      expect(errorsOf(input as QueryInput)).toEqual([{ code: 'INVALID_PARAMETER', message: 'The query object could not be read.', hint: 'Pass a plain object of strings.' }]);
+    }
+  });
+
+  it('takes a plain object of another realm as the record it is', () => {
+    const record = runInNewContext('({ vendorName: "Acme", lines: ["a", "b"] })') as QueryInput;
+    expect(parse(record)).toMatchObject({ ok: true, value: { filters: [{ key: 'vendorName' }, { key: 'lines' }, { key: 'lines' }] } });
+    expect(errorsOf(runInNewContext('new Map([["a", "1"]])') as QueryInput)[0]!.message).toContain('not a Map');
   });
 });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   catalog,
@@ -176,6 +177,10 @@ const hostileInput: fc.Arbitrary<unknown> = fc.oneof(
   fc.array(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ unit: anyChar, maxLength: 8 })), { maxLength: 5 }).map((pairs) => new URLSearchParams(pairs)),
   percentSoup.map((q) => new URL(`https://h.example/?${q}`)),
   fc.constantFrom<unknown>(null, undefined, 42, [], ['a=1'], Symbol('q'), () => 'a=1', Object.create(null)),
+  // What a Standard Schema validator may be handed: objects whose looks throw (a revoked
+  // proxy, which fast-check itself cannot hold, is in test/input), and records of another realm.
+  fc.constantFrom<unknown>(new Proxy({}, { getPrototypeOf: () => { throw new Error('no'); } }), new Proxy({ a: '1' }, { get: () => { throw new Error('no'); } })),
+  fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 4 }).map((record) => runInNewContext('Object.assign({}, record)', { record }) as unknown),
 );
 
 describe('check on hostile input', () => {

@@ -57,7 +57,10 @@ describe('Schema["~standard"] (Standard Schema v1, reference §10)', () => {
   });
 
   it('turns anything that is not a query into an issue, synchronously', () => {
-    for (const value of [undefined, null, 42, true, new Map([['a', '1']]), ['totalAmount=1'], Symbol('q'), () => 'x']) {
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const unreadable = new Proxy({}, { getPrototypeOf: () => { throw new Error('no'); } });
+    for (const value of [undefined, null, 42, true, new Map([['a', '1']]), ['totalAmount=1'], Symbol('q'), () => 'x', revoked, unreadable]) {
       const result = standard.validate(value);
       expect(result).not.toBeInstanceOf(Promise);
       expect(result.issues?.[0]?.code, String(typeof value)).toBe('INVALID_PARAMETER');
