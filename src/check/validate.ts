@@ -8,7 +8,7 @@ import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } fro
 import { checkRequest } from './request';
 import { checkSort } from './sort';
 import { DEFAULT_LIMITS } from '../input/limits';
-import { readSort } from '../syntax/sort';
+import { readSort, repeatedSort } from '../syntax/sort';
 import { closest } from './suggest';
 import { dateValue, numberValue, OR_HINT } from './values';
 
@@ -54,6 +54,8 @@ export class FilterBuilder {
   private omitted = 0;
   private readonly conditions: Condition[] = [];
   private sort: SortField[] = [];
+  /** Whether the sort parameter was read: a second one is refused. */
+  private sorted = false;
   private readonly passThrough: ReadonlySet<string> | undefined;
   private params: PassThroughParams;
 
@@ -72,6 +74,8 @@ export class FilterBuilder {
     if (param.key === this.schema.sortParam) {
       // Parsed as a filter (by a parse that named another sort parameter): read it as the sort it is.
       this.params = withParam(this.params, param.key, param.value);
+      // A second one is refused, as parse refuses it.
+      if (this.sorted) return this.reject([repeatedSort(param.key, param.value)]);
       const outcome = readSort(param.key, param.value, DEFAULT_LIMITS);
       if (outcome.problems !== undefined) this.reject(outcome.problems);
       this.sortBy(outcome.sort ?? outcome.partial);
@@ -106,6 +110,7 @@ export class FilterBuilder {
       );
       return;
     }
+    this.sorted = true;
     this.sort = checkSort(sort, this.schema, this.errors);
     this.trim();
   }

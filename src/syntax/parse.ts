@@ -6,7 +6,7 @@ import { resolveLimits, type Limits } from '../input/limits';
 import type { Clause, FilterAst, Param, PassThroughParams, Path, Sort } from './ast';
 import { filterLexer, filterParser, pathOf } from './parser';
 import { isParamName, PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
-import { readSort } from './sort';
+import { readSort, repeatedSort } from './sort';
 import { BadEscape, CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
 
 /** Options of `parse` (and of `check`, which passes them on). */
@@ -160,16 +160,6 @@ function addPassThrough(params: Record<string, string | string[]>, key: string, 
   if (previous === undefined) params[key] = value;
   else if (typeof previous === 'string') params[key] = [previous, value];
   else previous.push(value);
-}
-
-function repeatedSort(key: string, value: string): Diagnostic {
-  return diagnostic(
-    'INVALID_SORT',
-    `Parameter ${quote(key)} is given more than once.`,
-    { param: key, in: 'value', text: value },
-    { start: 0, end: value.length },
-    `Send one ${key}, its keys joined by ",": ${key}=-issueDate,totalAmount sorts by issueDate, newest first, then by totalAmount.`,
-  );
 }
 
 /**

@@ -99,6 +99,17 @@ export function readSort(key: string, value: string, limits: Limits): SortOutcom
   return { problems, partial: { ...sort, keys: fine } };
 }
 
+/** A second sort parameter in one query: one order is asked for, once. */
+export function repeatedSort(key: string, value: string): Diagnostic {
+  return diagnostic(
+    'INVALID_SORT',
+    `Parameter ${quote(key)} is given more than once.`,
+    { param: key, in: 'value', text: value },
+    { start: 0, end: value.length },
+    `Send one ${key}, its keys joined by ",": ${key}=-issueDate,totalAmount sorts by issueDate, newest first, then by totalAmount.`,
+  );
+}
+
 /** The node of a well-formed key (`-?path`) that starts at `start` in the value. */
 function sortKeyOf(piece: string, start: number): SortKey {
   const descending = piece.startsWith('-');

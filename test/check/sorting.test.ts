@@ -61,6 +61,14 @@ describe('the checked sort', () => {
     expect(parsed.ok && validate(parsed.value, other)).toMatchObject({ ok: false, errors: [{ code: 'UNKNOWN_FIELD', param: 'orderBy', hint: 'This resource sorts with sort=….' }] });
   });
 
+  it('refuses a second sort parameter in validate as check does, whatever the parse named the sort parameter', () => {
+    const query = `${base}&orderBy=totalAmount&orderBy=-issueDate`;
+    const viaCheck = check(query, schema);
+    expect(viaCheck).toMatchObject({ ok: false, errors: [{ code: 'INVALID_SORT', param: 'orderBy', message: 'Parameter "orderBy" is given more than once.' }] });
+    const ast = parse(query, { sortParam: 'sort' });
+    expect(ast.ok && validate(ast.value, schema)).toEqual(viaCheck);
+  });
+
   it('leaves alone a request parameter named orderBy, in a schema that sorts with another', () => {
     const own = defineSchema({ fields: { a: { type: 'number', sortable: true } }, params: { orderBy: 'number' }, sortParam: 'sort' });
     const value = { type: 'Filter', conditions: [], params: { orderBy: '5', sort: 'a' }, sort: [{ key: 'a', path: ['a'], direction: 'asc', type: 'number' }] };
