@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   check,
+  compile,
   defineSchema,
   format,
   formatDiagnostic,
@@ -13,6 +14,7 @@ import {
   sortItems,
   splitRequestUrl,
   toProblemDetails,
+  toSql,
   validate,
   vendors,
   withStandard,
@@ -93,6 +95,10 @@ const cases: [string, () => unknown, RegExp][] = [
   ['schemaFromJsonSchema: an unknown option', () => schemaFromJsonSchema(jsonSchema, { sortabel: ['postedDate'] } as never), /^schemaFromJsonSchema: unknown option "sortabel"; the options are document, sortable\.$/],
   ['schemaFromJsonSchema: options that are not an object', () => schemaFromJsonSchema(jsonSchema, 5 as never), /^schemaFromJsonSchema: the options must be an object \(document, sortable\), not 5\.$/],
   ['schemaFromJsonSchema: a document that is not one', () => schemaFromJsonSchema(jsonSchema, { document: 'openapi.json' as never }), /^schemaFromJsonSchema: "document" must be the OpenAPI document or JSON Schema the \$refs point into, not the string "openapi\.json"\.$/],
+  // a Result where its value belongs: the commonest slip of a first try
+  ['compile: a Result', () => compile(check('vendorName=acme', vendors) as never), /^compile: expected a Filter \(the value of a successful check\(\) or validate\(\)\), but its "type" is undefined, not "Filter"\. This is a Result: check result\.ok, then pass result\.value\.$/],
+  ['sortItems: a Result', () => sortItems([], check('orderBy=balance', vendors) as never), /^sortItems: the filter must be a checked Filter, with its sort\. This is a Result: check result\.ok, then pass result\.value\.$/],
+  ['toSql: a Result', () => toSql(check('vendorName=acme', vendors) as never, { columns: {} }), /^toSql: the filter must be a checked Filter \(what check or validate returns\), not a Result\. This is a Result: check result\.ok, then pass result\.value\.$/],
   // the rest
   ['defineSchema: a schema', () => defineSchema(vendors as never), /^defineSchema: this is already a schema: use it as it is\.$/],
   ['splitRequestUrl: a URL object', () => splitRequestUrl(new URL('http://x/a?b=1') as never), /^splitRequestUrl: the URL must be a string \(the request URL as received: path and query\), not a URL\.$/],

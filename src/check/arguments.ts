@@ -96,6 +96,11 @@ export function expectAstOrFilter(fn: string, query: unknown): asserts query is 
   wrongArgument(fn, 'its argument', 'a Filter (the value of a successful check()) or a syntax tree (of parse())', query, isResult(query) ? RESULT_HINT : undefined);
 }
 
+/** The hint for a `Result` passed where its value belongs (`compile(check(q, schema))`), or nothing. */
+export function resultHint(value: unknown): string | undefined {
+  return isResult(value) ? RESULT_HINT : undefined;
+}
+
 function isResult(value: unknown): boolean {
   return isObject(value) && typeof value.ok === 'boolean';
 }

@@ -1,3 +1,4 @@
+import { resultHint } from '../check/arguments';
 import { dateBounds, numberBounds } from '../check/bounds';
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from '../check/filter';
 import { OPERATORS } from '../syntax/ast';
@@ -202,7 +203,8 @@ export function isFieldName(name: unknown): name is string {
  */
 export function assertFilter(filter: unknown, caller: string): asserts filter is Filter {
   const fail = (what: string): never => {
-    throw new TypeError(`${caller}: expected a Filter (the value of a successful check() or validate()), but ${what}.`);
+    const hint = resultHint(filter);
+    throw new TypeError(`${caller}: expected a Filter (the value of a successful check() or validate()), but ${what}.${hint === undefined ? '' : ` ${hint}`}`);
   };
   if (typeof filter !== 'object' || filter === null) fail(`got ${describe(filter)}`);
   const f = filter as { type?: unknown; conditions?: unknown };

@@ -1,4 +1,4 @@
-import { expectSort } from '../check/arguments';
+import { expectSort, resultHint } from '../check/arguments';
 import type { Filter, SortField } from '../check/filter';
 import { checkOptions, wrongArgument } from '../diagnostics/arguments';
 import { foldCase } from '../values/case';
@@ -27,7 +27,10 @@ export type SortOptions = Pick<CompileOptions, 'caseInsensitive'>;
 export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort'>, options?: SortOptions): T[] {
   if (!Array.isArray(items)) throw new TypeError('sortItems: items must be an array.');
   const sort = filter?.sort;
-  if (!Array.isArray(sort)) throw new TypeError('sortItems: the filter must be a checked Filter, with its sort.');
+  if (!Array.isArray(sort)) {
+    const hint = resultHint(filter);
+    throw new TypeError(`sortItems: the filter must be a checked Filter, with its sort.${hint === undefined ? '' : ` ${hint}`}`);
+  }
   expectSort('sortItems', sort);
   checkOptions('sortItems', options, SORT_OPTIONS);
   const fold = options?.caseInsensitive ?? false;

@@ -1,4 +1,4 @@
-import { expectSort } from '../check/arguments';
+import { expectSort, resultHint } from '../check/arguments';
 import type { Filter } from '../check/filter';
 import type { CompileOptions } from '../eval/compile';
 import { OPERATORS } from '../syntax/ast';
@@ -149,7 +149,8 @@ function textComparison(options: SqlOptions | undefined): TextComparison {
  */
 function checkFilter(filter: unknown): asserts filter is Filter {
   if (!isObject(filter) || !Array.isArray(filter.conditions)) {
-    throw new TypeError(`toSql: the filter must be a checked Filter (what check or validate returns), not ${shown(filter)}.`);
+    const hint = resultHint(filter);
+    throw new TypeError(`toSql: the filter must be a checked Filter (what check or validate returns), not ${hint === undefined ? shown(filter) : 'a Result'}.${hint === undefined ? '' : ` ${hint}`}`);
   }
   filter.conditions.forEach(checkCondition);
   // A hand-built filter of the shape before sorting has no sort: nothing to order by.
