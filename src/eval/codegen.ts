@@ -1,5 +1,6 @@
 import type { Predicate } from './closures';
-import { isFieldName, valueCount, type ConditionShape, type FilterShape, type Plan, type TestShape } from './plan';
+import { isFieldName } from '../syntax/path';
+import { valueCount, type ConditionShape, type FilterShape, type Plan, type TestShape } from './plan';
 import * as runtime from './runtime';
 
 /**

@@ -2,7 +2,7 @@ import { resultHint } from '../check/arguments';
 import { dateBounds, numberBounds } from '../check/bounds';
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from '../check/filter';
 import { OPERATORS } from '../syntax/ast';
-import { pathProblem, RESERVED_NAMES } from '../syntax/path';
+import { isFieldName } from '../syntax/path';
 import { foldCase } from '../values/case';
 import { likeForm, likeOperands, type LikeForm } from './like';
 
@@ -184,16 +184,6 @@ export function nextUp(x: number): number {
 }
 
 // ---------------------------------------------------------------- argument checks
-
-/**
- * Whether a property name may be read and written into generated code: one name of
- * the path grammar of reference §3 (syntax/path.ts), and not one of the names that reach the
- * prototype machinery. `defineSchema` refuses any other; a hand-built filter is checked
- * here again.
- */
-export function isFieldName(name: unknown): name is string {
-  return typeof name === 'string' && !name.includes('.') && pathProblem(name) === undefined && !RESERVED_NAMES.has(name);
-}
 
 /**
  * Throws a `TypeError` unless `filter` is a Filter as `validate` and `check` make them:

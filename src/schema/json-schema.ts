@@ -1,5 +1,5 @@
 import { checkOptions, wrongArgument } from '../diagnostics/arguments';
-import { pathProblem, RESERVED_NAMES } from '../syntax/path';
+import { isFieldName, RESERVED_NAMES } from '../syntax/path';
 import type { ElementFieldSpec, FieldSpec, ScalarType, SchemaSpec } from './define';
 
 /** Options of `schemaFromJsonSchema`. */
@@ -84,6 +84,7 @@ class Reader {
   /** The field a property maps to, or `undefined` after recording why not. Inside a child array, scalars and refs only. */
   field(property: unknown, path: string, inArray: boolean): FieldSpec | undefined {
     const name = path.slice(path.lastIndexOf('.') + 1);
+    if (RESERVED_NAMES.has(name)) return this.skip(path, 'its name is reserved: "__proto__", "constructor" and "prototype" are never fields');
     if (!isFieldName(name)) return this.skip(path, 'its name is not a field name (letters, digits and "_", not starting with a digit)');
     return this.within(property, path, (schema) => {
       if (schema.writeOnly === true) return this.skip(path, 'it is writeOnly: never in the data');
@@ -203,10 +204,6 @@ function pointer(document: object, ref: string): unknown {
     at = at[key];
   }
   return ref === '#' ? document : at;
-}
-
-function isFieldName(name: string): boolean {
-  return name !== '' && !name.includes('.') && pathProblem(name) === undefined && !RESERVED_NAMES.has(name);
 }
 
 function isObject(value: unknown): value is Json {

@@ -14,6 +14,14 @@ export function isParamName(name: string): boolean {
 }
 
 /**
+ * Whether a text is one name of a path, and not a reserved one: what a field name may
+ * be, read from data and written into generated code (reference §3, §13).
+ */
+export function isFieldName(name: unknown): name is string {
+  return typeof name === 'string' && !name.includes('.') && pathProblem(name) === undefined && !RESERVED_NAMES.has(name);
+}
+
+/**
  * Why a text is not a dot path, and where: the first run of characters no name may
  * hold (as far as the next place a name or a dot could start), otherwise the first
  * empty name; `undefined` for a path. Spans are in `text`.

@@ -159,6 +159,8 @@ describe('schemaFromJsonSchema: each kind of property', () => {
     });
     expect(spec.fields).toEqual({ ok: 'number' });
     expect(unmapped.map((u) => u.path)).toEqual(['due-date', '1st', 'constructor']);
+    // A reserved name is letters and "_": the reason says what is wrong with it.
+    expect(unmapped[2]!.reason).toBe('its name is reserved: "__proto__", "constructor" and "prototype" are never fields');
   });
 
   it('stops at a schema that contains itself, and still maps the rest of it', () => {
