@@ -3,6 +3,7 @@ import {
   check,
   compile,
   defineSchema,
+  detectCaseFolding,
   format,
   formatDiagnostic,
   formatDiagnostics,
@@ -109,6 +110,14 @@ describe('public functions refuse wrong arguments with a TypeError that says wha
   it.each(cases)('%s', (_, call, message) => {
     expect(call).toThrow(TypeError);
     expect(call).toThrow(message);
+  });
+
+  it('detectCaseFolding: a connection that is not one, or whose query does not resolve to { rows }', async () => {
+    await expect(detectCaseFolding(undefined as never)).rejects.toThrow(/^detectCaseFolding: expected a connection with a query\(text\) method/);
+    // pg-promise's db.query resolves to the rows themselves.
+    const rowsOnly = { query: async () => [{ collname: 'und-x-icu' }] };
+    await expect(detectCaseFolding(rowsOnly as never)).rejects.toThrow(new TypeError("detectCaseFolding: the connection's query(text) must resolve to a result with its rows ({ rows: [...] }), as a pg Pool or Client and a PGlite do."));
+    expect(await detectCaseFolding({ query: async () => ({ rows: [{ collname: 'und-x-icu' }] }) })).toBe('icu');
   });
 
   it('the type guards answer false for anything else', () => {

@@ -104,11 +104,16 @@ export async function supportedCaseFoldings(client: QueryClient): Promise<CaseFo
   if (typeof client !== 'object' || client === null || typeof client.query !== 'function') {
     throw new TypeError('detectCaseFolding: expected a connection with a query(text) method, such as a pg Pool or Client, or a PGlite.');
   }
-  const { rows } = await client.query(
+  const result: unknown = await client.query(
     `SELECT collname FROM pg_catalog.pg_collation
       WHERE collnamespace = 'pg_catalog'::regnamespace AND collname IN ('pg_c_utf8', 'und-x-icu')
         AND pg_catalog.getdatabaseencoding() = 'UTF8'`,
   );
+  const rows = typeof result === 'object' && result !== null ? (result as { rows?: unknown }).rows : undefined;
+  if (!Array.isArray(rows)) {
+    // pg-promise's db.query resolves to the rows themselves, for one: its db.result(text) gives { rows }.
+    throw new TypeError('detectCaseFolding: the connection\'s query(text) must resolve to a result with its rows ({ rows: [...] }), as a pg Pool or Client and a PGlite do.');
+  }
   const names = new Set(rows.map((row) => (row as { collname?: unknown }).collname));
   return CASE_FOLDINGS.filter((folding) => folding === 'ascii' || names.has(folding === 'icu' ? 'und-x-icu' : folding));
 }
