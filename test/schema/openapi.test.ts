@@ -1,4 +1,5 @@
 import { validate as validateOpenApi } from '@readme/openapi-parser';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   catalog,
@@ -11,6 +12,7 @@ import {
   type OpenApiParameter,
   type Schema,
 } from '../../src/index';
+import { randomSchema } from '../support/generators';
 import { exampleQuery } from '../support/openapi';
 
 const schema = defineSchema({
@@ -127,21 +129,28 @@ function valueOf(parameter: OpenApiParameter): string {
   return schema.type === 'number' ? '1' : schema.anyOf !== undefined && schema.type === 'string' ? '2023-01-01' : 'Acme';
 }
 
+/** Every example, sent as a tool would send it, is a query the schema accepts; each name once, one parameter per filterable path. */
+function expectExamplesAccepted(resource: Schema): void {
+  const parameters = openApiParameters(resource);
+  const required = parameters.filter((p) => p.required).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(valueOf(p))}`);
+  for (const parameter of parameters.filter((p) => p.example !== undefined)) {
+    const query = [...required, exampleQuery(parameter)].join('&');
+    const result = check(query, resource);
+    expect(result.ok ? [] : result.errors, query).toEqual([]);
+  }
+  expect(new Set(parameters.map((p) => p.name)).size).toBe(parameters.length);
+  const filters = [...resource.fields.values()].filter((f) => f.removed === undefined).map((f) => f.path);
+  expect(parameters.filter((p) => p['x-qsfilter'] !== undefined).map((p) => p.name)).toEqual(filters);
+}
+
 describe('openApiParameters over the catalog', () => {
   it.each(Object.entries(catalog))('%s: every example, sent as a tool would send it, is a query the schema accepts', (_name, resource: Schema) => {
-    const parameters = openApiParameters(resource);
-    const required = parameters.filter((p) => p.required).map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(valueOf(p))}`);
-    const withExamples = parameters.filter((p) => p.example !== undefined);
-    expect(withExamples.length).toBeGreaterThan(0);
-    for (const parameter of withExamples) {
-      const query = [...required, exampleQuery(parameter)].join('&');
-      const result = check(query, resource);
-      expect(result.ok ? [] : result.errors, query).toEqual([]);
-    }
-    // Each name once, and one parameter per filterable path.
-    expect(new Set(parameters.map((p) => p.name)).size).toBe(parameters.length);
-    const filters = [...resource.fields.values()].filter((f) => f.removed === undefined).map((f) => f.path);
-    expect(parameters.filter((p) => p['x-qsfilter'] !== undefined).map((p) => p.name)).toEqual(filters);
+    expect(openApiParameters(resource).some((p) => p.example !== undefined)).toBe(true);
+    expectExamplesAccepted(resource);
+  });
+
+  it('does the same for random schemas: sortable fields and refs, typed and required parameters, paging, a sort parameter of their own (property)', () => {
+    fc.assert(fc.property(randomSchema, expectExamplesAccepted), { numRuns: 300 });
   });
 
   it('leaves out a removed field: deposits have no lines.memo', () => {
