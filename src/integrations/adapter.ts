@@ -74,8 +74,14 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
   }
   const limits = given.limits as Partial<Limits> | undefined;
   const checkOptions: CheckOptions = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
-  // Parsing an empty query once refuses bad limits now (a TypeError), not on some request.
-  parse('', checkOptions);
+  // Parsing an empty query once refuses bad limits now (a TypeError), not on some request;
+  // the mistake is in this adapter's options, so its message names the adapter.
+  try {
+    parse('', checkOptions);
+  } catch (error) {
+    if (error instanceof TypeError) throw new TypeError(error.message.replace(/^parse: /, `${who}: `));
+    throw error;
+  }
   const labels = (problem ?? {}) as ProblemLabels;
   return (schema, where) => {
     if (!isSchema(schema)) {
@@ -101,6 +107,7 @@ function isSchema(value: unknown): value is Schema {
 }
 
 function wrong(who: string, what: string, expected: string, value: unknown): never {
-  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+  const kind = typeof value;
+  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : kind === 'undefined' ? kind : `${kind === 'object' ? 'an' : 'a'} ${kind}`;
   throw new TypeError(`${who}: ${what} must be ${expected}, not ${got}.`);
 }

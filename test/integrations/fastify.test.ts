@@ -65,7 +65,7 @@ describe('qsfilter/fastify: options', () => {
   it('refuses bad options and a route\'s bad schema when the app is set up, with a TypeError', async () => {
     const cases: [string, (app: ReturnType<typeof Fastify>) => PromiseLike<unknown>, RegExp][] = [
       ['an unknown option', (app) => app.register(adapter.qsfilter, { limit: 5 } as never), /unknown option "limit"/],
-      ['a bad limit', (app) => app.register(adapter.qsfilter, { limits: { maxParams: -1 } }), /maxParams/],
+      ['a bad limit', (app) => app.register(adapter.qsfilter, { limits: { maxParams: -1 } }), /^qsfilter\/fastify: the limit "maxParams" must be a non-negative integer or Infinity, not -1\.$/],
       ['onError that is no function', (app) => app.register(adapter.qsfilter, { onError: 'x' } as never), /"onError" must be a function/],
       [
         'a schema spec instead of a schema',
