@@ -1,4 +1,4 @@
-import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+import { createToken, Lexer, type IToken, type TokenType } from './chevrotain';
 
 /**
  * The tokens of keys and values, lexed in one `tokenize` call per query: the filter
