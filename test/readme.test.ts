@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalog, check } from '../src/index';
+import { runCli } from './support/cli';
 import { SERVER, type Database } from './support/databases';
+import { startServer, type TestServer } from './support/server';
 import { fromData } from './readme/data';
 import { mismatch, parseValue, parseWholeValue, textMatches, type Pattern } from './readme/expected';
 import { blocksOf, snippetsOf, type Block, type Snippet } from './readme/markdown';
@@ -94,6 +97,42 @@ function resultOf(snippet: Snippet): RunResult {
   const result = results.get(snippet.line);
   if (result === undefined) expect.fail(`the runner did not report the snippet at line ${snippet.line}: ${runnerOutput}`);
   return result;
+}
+
+/** An HTTP answer, as a server gave it. */
+interface Answer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * Where an answer differs from a README block that shows it: with `head`, a status line,
+ * the headers it shows (others are left out), a blank line, then the body; without, the
+ * body. A body that reads as a value is compared as JSON (the README wraps it), else as text.
+ */
+function answerMismatch(shown: string, answer: Answer, head: boolean): string | undefined {
+  let body = shown;
+  if (head) {
+    const [status, ...rest] = shown.split('\n');
+    const blank = rest.indexOf('');
+    const actual = `HTTP/1.1 ${answer.status} ${answer.statusText}`;
+    if (status !== actual) return `the status line is ${actual}`;
+    for (const header of rest.slice(0, blank)) {
+      const name = header.slice(0, header.indexOf(':'));
+      const found = `${name}: ${answer.headers[name.toLowerCase()]}`;
+      if (!textMatches(header, found)) return `the header is ${found}`;
+    }
+    body = rest.slice(blank + 1).join('\n');
+  }
+  let pattern: Pattern | undefined;
+  try {
+    pattern = parseWholeValue(body);
+  } catch {
+    return textMatches(body.trimEnd(), answer.body.trimEnd()) ? undefined : `the body is ${answer.body}`;
+  }
+  return mismatch(pattern, JSON.parse(answer.body));
 }
 
 function where(line: number | undefined): string {
@@ -197,19 +236,9 @@ describe.each(blocks.filter((b) => b.marks.request !== undefined || b.marks.hand
 
     if (block.marks.request !== undefined) {
       it(`answers ${request} as README.md:${block.line} shows`, () => {
-        const [status, ...rest] = block.text.split('\n');
-        const blank = rest.indexOf('');
-        const headers = rest.slice(0, blank);
-        const body = rest.slice(blank + 1).join('\n');
         for (const { line, exchange } of exchanges()) {
-          const from = `the server of README.md:${line}`;
-          expect(`HTTP/1.1 ${exchange.status} ${exchange.statusText}`, from).toBe(status);
-          for (const header of headers) {
-            const colon = header.indexOf(':');
-            expect(`${header.slice(0, colon)}: ${exchange.headers[header.slice(0, colon).toLowerCase()]}`, from).toBe(header);
-          }
-          const found = mismatch(parseWholeValue(body), JSON.parse(exchange.body));
-          if (found !== undefined) expect.fail(`${from}: ${found}`);
+          const found = answerMismatch(block.text, exchange, true);
+          if (found !== undefined) expect.fail(`the server of README.md:${line}: ${found}`);
         }
       });
     }
@@ -225,3 +254,74 @@ describe.each(blocks.filter((b) => b.marks.request !== undefined || b.marks.hand
     }
   },
 );
+
+/** A command of a README transcript (a line `$ command` of a text block) and what the README shows it prints. */
+interface Command {
+  readonly line: number;
+  readonly words: readonly string[];
+  readonly shown: string;
+}
+
+function commandsOf(block: Block): Command[] {
+  const lines = block.text.split('\n');
+  const commands: Command[] = [];
+  lines.forEach((line, i) => {
+    if (!line.startsWith('$ ')) return;
+    let end = i + 1;
+    while (end < lines.length && !lines[end]!.startsWith('$ ')) end++;
+    const words = [...line.slice(2).matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+    commands.push({ line: block.line + i, words, shown: lines.slice(i + 1, end).join('\n').trimEnd() });
+  });
+  return commands;
+}
+
+const commands = blocks.filter((b) => b.info === '').flatMap(commandsOf);
+
+/**
+ * Commands the test does not run: the example server's start, whose banner names the
+ * machine's port and database (test/server/start.test.ts starts it and reads that banner).
+ */
+const NOT_RUN = [/^(\w+=\S+ )*npm start$/];
+
+describe('README.md, its transcripts', () => {
+  /** The vendors.json of the README's `qsfilter filter` (a file of the reader's). */
+  const VENDORS = [
+    { vendorName: 'Acme & Sons', balance: 120 },
+    { vendorName: 'ACME Logistics', balance: 80 },
+    { vendorName: 'Contoso', balance: 300 },
+  ];
+  let cwd: string;
+  let server: TestServer;
+  beforeAll(async () => {
+    cwd = mkdtempSync(join(tmpdir(), 'qsfilter-readme-'));
+    writeFileSync(join(cwd, 'vendors.json'), JSON.stringify(VENDORS));
+    // What `npm start` serves: the example API over its sample data in PGlite.
+    server = await startServer('pglite');
+  }, RUN_TIMEOUT);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('runs every command it shows, but for the start of the example server', () => {
+    const other = commands.filter((c) => !['qsfilter', 'curl'].includes(c.words[0]!));
+    expect(other.filter((c) => !NOT_RUN.some((pattern) => pattern.test(c.words.join(' ')))).map((c) => `README.md:${c.line}`)).toEqual([]);
+    expect(commands.length - other.length).toBeGreaterThan(0);
+  });
+
+  it.each(commands.filter((c) => c.words[0] === 'qsfilter'))('$ qsfilter at line $line prints what the README shows', async (command) => {
+    const run = await runCli(command.words.slice(1), { cwd });
+    expect(run.stderr).toBe('');
+    if (!textMatches(command.shown, run.stdout.trimEnd())) expect(run.stdout.trimEnd(), `README.md:${command.line}`).toBe(command.shown);
+  });
+
+  it.each(commands.filter((c) => c.words[0] === 'curl'))('$ curl at line $line gets what the README shows from the example server', async (command) => {
+    const [, flags, url] = command.words;
+    expect(['-s', '-si'], `README.md:${command.line}: the flags the test knows`).toContain(flags);
+    const path = url!.replace(/^http:\/\/localhost:3000/, '');
+    const response = await server.request(path);
+    const answer = { status: response.status, statusText: response.statusText, headers: Object.fromEntries(response.headers), body: await response.text() };
+    const found = answerMismatch(command.shown, answer, flags === '-si');
+    if (found !== undefined) expect.fail(`README.md:${command.line}: ${found}`);
+  });
+});
