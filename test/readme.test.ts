@@ -16,9 +16,12 @@ import { GIVEN, typecheck, writeModules, type SnippetModule, type TypeProblem } 
 import type { Exchange, Manifest, RunResult } from './readme/runner';
 
 // Issue 14, item 15: every TypeScript snippet of the README compiles, as a user's strict
-// project compiles it against the built package (`qsfilter`, `qsfilter/client`… resolved
-// through package.json's exports to dist/, the files a user installs), and prints what the
-// README shows. test/readme/markdown.ts says how the README marks what is what.
+// project compiles it, and prints what the README shows. `qsfilter`, `qsfilter/client`…
+// resolve by the package's own name through package.json's exports to dist/, rather than
+// through a paths mapping to src/: what is checked is then the .d.ts a user installs and
+// the exports map itself (a subpath missing from it fails here), and what runs is the
+// built code. test/readme/markdown.ts says how the README marks what is what; the
+// transcripts (`$ qsfilter …`, `$ curl …`) are run at the end of this file.
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const README = readFileSync(join(root, 'README.md'), 'utf8');

@@ -25,10 +25,13 @@ export interface Tables {
 const url = process.env.README_DATABASE_URL;
 
 // Data date-times without an offset are UTC (reference §5): so is the session. JIT only slows small queries.
+/** A `pg` Pool on the test's fresh database (the README's `pool`). */
 export const pool = new pg.Pool({ connectionString: url, options: '-c TimeZone=UTC -c jit=off' });
 
+/** A Kysely database on `pool` (the README's Kysely `db`). */
 export const kysely = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 
+/** Drizzle's `invoices` table (the README's Drizzle `invoices`). */
 export const invoicesTable = pgTable('invoices', {
   id: integer('id').primaryKey(),
   totalAmount: doublePrecision('total_amount'),
@@ -36,6 +39,7 @@ export const invoicesTable = pgTable('invoices', {
   postedDate: timestamp('posted_date', { withTimezone: true }),
 });
 
+/** A Drizzle database on `pool` (the README's Drizzle `db`). */
 export const drizzle = drizzleOnPool({ client: pool });
 
 interface Item {

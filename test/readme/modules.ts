@@ -37,6 +37,7 @@ export interface SnippetModule {
   readonly values: readonly ValueComment[];
 }
 
+/** The module of the names `given:` to snippets. */
 export const GIVEN = join(import.meta.dirname, 'given.ts');
 
 interface Binding {
