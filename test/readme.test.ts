@@ -228,13 +228,15 @@ describe.each(blocks.filter((b) => b.marks.request !== undefined || b.marks.hand
     const request = (block.marks.request ?? block.marks.handler)!;
     const path = pathOf(request);
 
-    /** Each server the section's snippets started, with its answer to this request. */
+    /** The server each snippet of the section before the block started, with its answer to this request. */
     function exchanges(): { line: number; exchange: Exchange }[] {
-      const servers = runnable
-        .filter((s) => s.section === block.section && s.line < block.line)
-        .flatMap((s) => resultOf(s).exchanges.map((list) => ({ line: s.line, exchange: list.find((e) => e.path === path)! })));
-      expect(servers.length, `the snippets of "${block.section}" start servers`).toBeGreaterThan(0);
-      return servers;
+      const before = runnable.filter((s) => s.section === block.section && s.line < block.line);
+      expect(before.length).toBeGreaterThan(0);
+      return before.map((s) => {
+        const [list, ...more] = resultOf(s).exchanges;
+        expect(list !== undefined && more.length === 0, `README.md:${s.line} starts one server`).toBe(true);
+        return { line: s.line, exchange: list!.find((e) => e.path === path)! };
+      });
     }
 
     if (block.marks.request !== undefined) {
