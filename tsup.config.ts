@@ -75,7 +75,9 @@ function writeNotices(metafile: string): void {
  * names by file and line. A map that held them goes from 1.1 MB to 0.5 MB.
  */
 function slimMaps(): void {
-  for (const file of readdirSync('dist')) if (file.endsWith('.map')) slimMap(join('dist', file));
+  // Not cli.js.map: the command's build runs at the same time and slims its own map,
+  // which may still be being written when this build is done.
+  for (const file of readdirSync('dist')) if (file.endsWith('.map') && file !== 'cli.js.map') slimMap(join('dist', file));
 }
 
 function slimMap(file: string): void {
@@ -83,6 +85,18 @@ function slimMap(file: string): void {
   map.sourcesContent = map.sources.map((source, i) => (source.includes('node_modules/') ? null : (map.sourcesContent?.[i] ?? null)));
   writeFileSync(file, JSON.stringify(map));
 }
+
+/** The package's entry points, as its `exports` name them. */
+const PUBLIC_ENTRIES = {
+  index: 'src/index.ts',
+  client: 'src/client/index.ts',
+  fastify: 'src/integrations/fastify.ts',
+  express: 'src/integrations/express.ts',
+  hono: 'src/integrations/hono.ts',
+};
+
+/** The build-only entry that puts Chevrotain in a chunk of its own. */
+const CHEVROTAIN_ENTRY = 'chevrotain';
 
 export default defineConfig([
   {
@@ -92,21 +106,22 @@ export default defineConfig([
     // main entry never loads a framework; they use the package through its public entry,
     // which they import from dist (see mainEntryExternal) rather than bundle a copy of.
     entry: {
-      index: 'src/index.ts',
-      client: 'src/client/index.ts',
-      fastify: 'src/integrations/fastify.ts',
-      express: 'src/integrations/express.ts',
-      hono: 'src/integrations/hono.ts',
+      ...PUBLIC_ENTRIES,
+      // Not a public entry: it makes Chevrotain a chunk of its own, which dist/index.js
+      // imports and an app that parses nothing leaves out whole (src/syntax/chevrotain.ts).
+      // Its own files, and its CommonJS copy, are deleted after the build.
+      [CHEVROTAIN_ENTRY]: 'src/syntax/chevrotain.ts',
     },
     format: ['esm', 'cjs'],
     esbuildPlugins: [mainEntryExternal],
-    dts: true,
+    dts: { entry: PUBLIC_ENTRIES },
     metafile: true,
     // Both builds run at once and write to dist/: this one must not delete the other's output.
     clean: ['!cli.js', '!cli.js.map'],
     onSuccess: async () => {
       writeNotices('dist/metafile-esm.json');
       if (existsSync('dist/metafile-cjs.json')) rmSync('dist/metafile-cjs.json');
+      for (const file of readdirSync('dist')) if (file.startsWith(`${CHEVROTAIN_ENTRY}.`)) rmSync(join('dist', file));
       slimMaps();
     },
   },

@@ -62,6 +62,8 @@ let latest = 0;
 async function update(): Promise<void> {
   const run = ++latest;
   const result = check(input.value, schema());
+  // Which query the page shows: the input is checked a moment after the last keystroke.
+  document.body.dataset.checked = input.value;
   diagnosticsBox.replaceChildren();
   explanation.replaceChildren();
   canonical.replaceChildren();

@@ -1,5 +1,5 @@
 import { isObject, wrongArgument } from '../diagnostics/arguments';
-import { SCALAR_TYPES, type Schema } from '../schema/define';
+import type { SCALAR_TYPES, Schema } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
 import type { Filter, SortField } from './filter';
 
@@ -23,8 +23,8 @@ export function expectSchema(fn: string, schema: unknown): asserts schema is Sch
   );
 }
 
-/** The types a condition can have: those of `FieldType`. */
-const CONDITION_TYPES = [...SCALAR_TYPES, 'id'] as const;
+/** The types a condition can have: those of `FieldType` (written out, not spread, as `OPERATORS` is). */
+const CONDITION_TYPES = ['number', 'string', 'date', 'id'] as const satisfies readonly [...typeof SCALAR_TYPES, 'id'];
 
 /** What a caller who passed a `Result` meant: its value, once `ok` was checked. */
 const RESULT_HINT = 'This is a Result: check result.ok, then pass result.value.';

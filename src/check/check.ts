@@ -34,7 +34,8 @@ export function check(input: QueryInput, schema: Schema, options?: CheckOptions)
   const limits = resolveLimits(options?.limits, 'check');
   const parsed = parseParams(input, limits, params, schema.sortParam);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
-  const builder = new FilterBuilder(schema, parsed.params, undefined, limits.maxDiagnostics);
+  // The options' pass-through keys too: a key among them whose value could not be read is not an unknown field.
+  const builder = new FilterBuilder(schema, parsed.params, options?.params, limits.maxDiagnostics);
   for (const filter of parsed.filters) {
     if (filter.param !== undefined) builder.add(filter.param);
     else if (filter.problems !== undefined) builder.reject(filter.problems, filter.path === undefined ? undefined : { key: filter.key, path: filter.path });

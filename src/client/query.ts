@@ -17,8 +17,14 @@ import { describe, sendable, shown } from './literal';
 export const PATTERN_OPERATORS = ['contains', 'startsWith', 'endsWith'] as const;
 /** An operator of `where` that builds a pattern. */
 export type PatternOperator = (typeof PATTERN_OPERATORS)[number];
-/** Every operator of `where`: the comparisons of the language and the three patterns. */
-export const WHERE_OPERATORS = [...OPERATORS, ...PATTERN_OPERATORS] as const;
+/**
+ * Every operator of `where`: the comparisons of the language and the three patterns
+ * (written out, not spread, as `OPERATORS` is: see there).
+ */
+export const WHERE_OPERATORS = ['eq', 'gt', 'gte', 'lt', 'lte', 'contains', 'startsWith', 'endsWith'] as const satisfies readonly [
+  ...typeof OPERATORS,
+  ...typeof PATTERN_OPERATORS,
+];
 /** An operator of `where`. */
 export type WhereOperator = (typeof WHERE_OPERATORS)[number];
 
@@ -216,7 +222,7 @@ class QueryBuilder {
 }
 
 const ORDERED: readonly unknown[] = OPERATORS;
-const TEXTUAL: readonly unknown[] = ['eq', ...PATTERN_OPERATORS];
+const TEXTUAL: readonly unknown[] = ['eq', 'contains', 'startsWith', 'endsWith'] as const satisfies readonly ['eq', ...typeof PATTERN_OPERATORS];
 
 /** The test one `where` call adds, its value converted as `check` converts an operand. */
 function testOf(field: Field, operator: unknown, value: unknown, call: string): Test {

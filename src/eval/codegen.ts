@@ -1,7 +1,20 @@
 import type { Predicate } from './closures';
 import { isFieldName } from '../syntax/path';
 import { valueCount, type ConditionShape, type FilterShape, type Plan, type TestShape } from './plan';
-import * as runtime from './runtime';
+import {
+  ARRAY_PROTOTYPE,
+  foldCase,
+  getPrototypeOf,
+  hasOwn,
+  HOLE_SLACK,
+  idText,
+  instantOf,
+  isArray,
+  matchSegments,
+  numberOf,
+  OBJECT_PROTOTYPE,
+  someExisting,
+} from './runtime';
 
 /**
  * The one form of code generation reference §13 allows: a filter's shape becomes the source
@@ -77,24 +90,30 @@ export function generate(shape: FilterShape): string {
   return out.text();
 }
 
-/** The helpers the generated code uses, all from runtime.ts. */
-const HELPERS = [
-  'OBJECT_PROTOTYPE',
-  'ARRAY_PROTOTYPE',
-  'getPrototypeOf',
-  'hasOwn',
-  'isArray',
-  'numberOf',
-  'idText',
-  'instantOf',
-  'foldCase',
-  'matchSegments',
-  'someExisting',
-  'HOLE_SLACK',
-] as const satisfies readonly (keyof typeof runtime)[];
+/**
+ * The helpers the generated code uses, all from runtime.ts, as a plain object: reading
+ * a module namespace object is slower, and this is read once per shape. Named imports
+ * and a call marked pure, not `import * as runtime`: a bundle materialises a namespace
+ * read as a value at the top of the module, and keeps it, and all of runtime.ts, in
+ * every app that imports anything from the main entry.
+ */
+const HELPER_VALUES = /* @__PURE__ */ Object.freeze({
+  OBJECT_PROTOTYPE,
+  ARRAY_PROTOTYPE,
+  getPrototypeOf,
+  hasOwn,
+  isArray,
+  numberOf,
+  idText,
+  instantOf,
+  foldCase,
+  matchSegments,
+  someExisting,
+  HOLE_SLACK,
+});
 
-/** The helpers as a plain object: reading a module namespace object is slower, and this is read once per shape. */
-const HELPER_VALUES = Object.freeze(Object.fromEntries(HELPERS.map((name) => [name, runtime[name]])));
+/** Their names, as the generated code declares them. */
+const HELPERS = /* @__PURE__ */ Object.keys(HELPER_VALUES);
 
 /** A property name as it may appear in the source: a JSON string literal of a checked name. */
 function literal(name: string): string {

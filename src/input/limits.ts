@@ -25,7 +25,7 @@ export interface Limits {
 }
 
 /** The defaults of reference §7 and §12. */
-export const DEFAULT_LIMITS: Limits = Object.freeze({
+export const DEFAULT_LIMITS: Limits = /* @__PURE__ */ Object.freeze({
   maxQueryLength: 8192,
   maxParams: 64,
   maxClauses: 16,

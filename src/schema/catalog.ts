@@ -1,4 +1,4 @@
-import { defineSchema } from './define';
+import { indexSpec } from './define';
 
 /**
  * The resources of the financial-data service, as schemas to check queries with.
@@ -83,7 +83,7 @@ const PERIOD = { startDate: 'date', endDate: 'date' } as const;
 /**
  * Parameter specs joined in order. A call rather than `{ ...a, ...b }` inside a schema:
  * a bundler keeps a spread it cannot prove free of getters, and with it the whole
- * `defineSchema` call around it; marked `/* @__PURE__ *\/`, a call goes when its result
+ * `indexSpec` call around it; marked `/* @__PURE__ *\/`, a call goes when its result
  * is unused, so an app bundles only the schemas it imports.
  */
 function join<const A, const B, const C = unknown, const D = unknown>(a: A, b: B, c?: C, d?: D): A & B & C & D {
@@ -109,7 +109,7 @@ const PAGING = { defaultLimit: 100, maxLimit: 500 } as const;
  *   `connectionUuid` (not `required`, see above); `startDate`, `endDate`,
  *   `accountingMethod` (cash or accrual).
  */
-export const balanceSheets = /* @__PURE__ */ defineSchema({
+export const balanceSheets = /* @__PURE__ */ indexSpec({
   fields: {
     section: sortableString,
     subSection: sortableString,
@@ -145,7 +145,7 @@ export const balanceSheets = /* @__PURE__ */ defineSchema({
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above), `startDate`, `endDate`.
  */
-export const invoices = /* @__PURE__ */ defineSchema({
+export const invoices = /* @__PURE__ */ indexSpec({
   fields: {
     id: sortableString,
     invoiceNumber: sortableString,
@@ -178,7 +178,7 @@ export const invoices = /* @__PURE__ */ defineSchema({
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above).
  */
-export const vendors = /* @__PURE__ */ defineSchema({
+export const vendors = /* @__PURE__ */ indexSpec({
   fields: {
     id: sortableString,
     vendorName: sortableString,
@@ -208,7 +208,7 @@ export const DEPOSIT_LINE_MEMO_REMOVED =
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above), `startDate`, `endDate`.
  */
-export const deposits = /* @__PURE__ */ defineSchema({
+export const deposits = /* @__PURE__ */ indexSpec({
   fields: {
     id: sortableString,
     postedDate: sortableDate,
@@ -243,7 +243,7 @@ export const deposits = /* @__PURE__ */ defineSchema({
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above), `startDate`, `endDate`.
  */
-export const bills = /* @__PURE__ */ defineSchema({
+export const bills = /* @__PURE__ */ indexSpec({
   fields: {
     id: sortableString,
     postedDate: sortableDate,
@@ -275,7 +275,7 @@ export const bills = /* @__PURE__ */ defineSchema({
  * - Parameters: `institutionName` (a banking service; the items carry an `institution`
  *   object instead). None is required.
  */
-export const connections = /* @__PURE__ */ defineSchema({
+export const connections = /* @__PURE__ */ indexSpec({
   fields: {
     connectionUuid: 'string',
     businessUuid: 'string',
@@ -305,7 +305,7 @@ export const connections = /* @__PURE__ */ defineSchema({
  *   `reportFrequency`, `currentStatus` (success, failed, pending, empty),
  *   `accountingMethod`; `requestId`.
  */
-export const syncStatus = /* @__PURE__ */ defineSchema({
+export const syncStatus = /* @__PURE__ */ indexSpec({
   fields: { dataType: 'string', syncTime: 'number' },
   params: /* @__PURE__ */ join(CONNECTION, PERIOD, {
     reportFrequency: 'string',
@@ -329,7 +329,7 @@ export const syncStatus = /* @__PURE__ */ defineSchema({
  *   reference's `integrationUuids` takes a list of values, which a typed parameter does
  *   not: left out. None is required.
  */
-export const businesses = /* @__PURE__ */ defineSchema({
+export const businesses = /* @__PURE__ */ indexSpec({
   fields: { businessName: 'string', status: 'string' },
   params: { businessNameOrUuid: 'string' },
   paging: PAGING,

@@ -187,45 +187,103 @@ export interface FieldValueTypes {
  * `TypeError` that says what is wrong.
  */
 export function defineSchema<const S extends SchemaSpec>(spec: S): Schema<S> {
-  if (typeof spec !== 'object' || spec === null) fail('a schema spec must be an object with "fields"');
-  if (spec.fields instanceof Map) fail('this is already a schema: use it as it is');
-  onlyKnown(spec, SPEC_KEYS, 'a schema spec');
-  if (typeof spec.fields !== 'object' || spec.fields === null || Array.isArray(spec.fields)) {
-    fail('"fields" must be an object of field specs');
-  }
-  const fields = new Map<string, Field>();
-  for (const [name, field] of Object.entries(spec.fields)) addField(fields, name, field, undefined);
-  const sortParam = spec.sortParam ?? 'orderBy';
-  if (typeof sortParam !== 'string' || !isParamName(sortParam)) fail(`"sortParam" must be a parameter name, not ${JSON.stringify(sortParam)}`);
-  const paging = spec.paging === undefined ? undefined : pagingOf(spec.paging);
-  const requestParams = paramsOf(spec.params);
-  const params = new Set(requestParams.keys());
-  if (paging !== undefined) for (const name of PAGING_PARAMS) params.add(name);
-  for (const name of [...requestParams.keys(), sortParam, ...(paging === undefined ? [] : PAGING_PARAMS)]) {
-    if (Object.hasOwn(spec.fields, name.split('.')[0]!)) fail(`"${name}" is both a field and a request parameter`);
-  }
-  if (requestParams.has(sortParam)) fail(`"${sortParam}" is both the sort parameter and a request parameter`);
-  if (paging !== undefined) {
-    for (const name of PAGING_PARAMS) {
-      if (requestParams.has(name)) fail(`"${name}" is a paging parameter: declare paging, or "${name}" as a request parameter, not both`);
-      if (name === sortParam) fail(`"${name}" is a paging parameter, and cannot be the sort parameter`);
-    }
-  }
-  // The schema keeps its own frozen copy: the index and the spec must never disagree,
-  // whatever the caller later does with the object it passed.
-  const schema = { spec: deepFreeze(structuredClone(spec)), fields, params, requestParams, sortParam };
-  return Object.freeze(paging === undefined ? schema : { ...schema, paging }) as Schema<S>;
+  checkSpec(spec);
+  return indexSpec(spec);
 }
 
-function paramsOf(spec: unknown): Map<string, RequestParam> {
-  const params = new Map<string, RequestParam>();
-  if (spec === undefined) return params;
+/**
+ * The schema of a spec known to be well-formed: `defineSchema` without the checks. The
+ * catalog's schemas are built with it, so that an app that imports one bundles neither
+ * the checks nor their messages (README "Clients"); `test/schema/catalog.test.ts`
+ * holds each of them equal to what `defineSchema` makes of its spec.
+ */
+export function indexSpec<const S extends SchemaSpec>(spec: S): Schema<S> {
+  const fields = new Map<string, Field>();
+  for (const [name, field] of Object.entries(spec.fields)) indexField(fields, name, field, undefined);
+  const requestParams = new Map<string, RequestParam>();
+  if (Array.isArray(spec.params)) for (const name of spec.params as readonly string[]) requestParams.set(name, { name, required: false });
+  else {
+    for (const [name, param] of Object.entries(spec.params ?? {})) {
+      const { type, required = false } = typeof param === 'string' ? { type: param } : param;
+      requestParams.set(name, { name, type, required });
+    }
+  }
+  const params = new Set(requestParams.keys());
+  if (spec.paging !== undefined) for (const name of PAGING_PARAMS) params.add(name);
+  // The schema keeps its own frozen copy: the index and the spec must never disagree,
+  // whatever the caller later does with the object it passed.
+  const schema = { spec: deepFreeze(structuredClone(spec)), fields, params, requestParams, sortParam: spec.sortParam ?? DEFAULT_SORT_PARAM };
+  return Object.freeze(spec.paging === undefined ? schema : { ...schema, paging: pagingOf(spec.paging) });
+}
+
+/** The sort parameter of a spec that names none: the API's. */
+const DEFAULT_SORT_PARAM = 'orderBy';
+
+function indexField(fields: Map<string, Field>, name: string, spec: FieldSpec | ElementFieldSpec, array: { name: string; removed?: string } | undefined): void {
+  const where = array === undefined ? name : `${array.name}.${name}`;
+  const normalized: { type: string; removed?: string; sortable?: boolean; of?: ArraySpec['of'] } = typeof spec === 'string' ? { type: spec } : spec;
+  const { type } = normalized;
+  const removed = normalized.removed ?? array?.removed;
+  const base = {
+    ...(array === undefined ? {} : { array: array.name }),
+    ...(removed === undefined ? {} : { removed }),
+    sortable: normalized.sortable === true && removed === undefined,
+  };
+  if (type === 'ref') {
+    fields.set(`${where}.id`, { path: `${where}.id`, type: 'id', names: [name, 'id'], ...base });
+  } else if (type === 'array') {
+    for (const [child, childSpec] of Object.entries(normalized.of!)) {
+      indexField(fields, child, childSpec, { name, ...(removed === undefined ? {} : { removed }) });
+    }
+  } else {
+    fields.set(where, { path: where, type: type as ScalarType, names: [name], ...base });
+  }
+}
+
+/** Paging with its defaults filled in: the API's page sizes. */
+function pagingOf(spec: PagingSpec): Paging {
+  const defaultLimit = spec.defaultLimit ?? DEFAULT_LIMIT;
+  return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(MAX_LIMIT, defaultLimit) };
+}
+
+/** The API's page sizes: 100 items when `limit` is not sent, at most 500. */
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
+
+// ---------------------------------------------------------------- the checks of defineSchema
+
+/** Throws the `TypeError` of the first thing wrong with a spec, in the order it is written. */
+function checkSpec(spec: unknown): asserts spec is SchemaSpec {
+  if (typeof spec !== 'object' || spec === null) fail('a schema spec must be an object with "fields"');
+  const given = spec as { fields?: unknown; params?: unknown; paging?: unknown; sortParam?: unknown };
+  if (given.fields instanceof Map) fail('this is already a schema: use it as it is');
+  onlyKnown(spec, SPEC_KEYS, 'a schema spec');
+  const fieldSpecs = given.fields;
+  if (typeof fieldSpecs !== 'object' || fieldSpecs === null || Array.isArray(fieldSpecs)) fail('"fields" must be an object of field specs');
+  for (const [name, field] of Object.entries(fieldSpecs)) checkField(name, field, undefined);
+  const sortParam = given.sortParam ?? DEFAULT_SORT_PARAM;
+  if (typeof sortParam !== 'string' || !isParamName(sortParam)) fail(`"sortParam" must be a parameter name, not ${JSON.stringify(sortParam)}`);
+  if (given.paging !== undefined) checkPaging(given.paging);
+  const requestParams = checkParams(given.params);
+  const paging = given.paging === undefined ? [] : PAGING_PARAMS;
+  for (const name of [...requestParams, sortParam, ...paging]) {
+    if (Object.hasOwn(fieldSpecs, name.split('.')[0]!)) fail(`"${name}" is both a field and a request parameter`);
+  }
+  if (requestParams.includes(sortParam)) fail(`"${sortParam}" is both the sort parameter and a request parameter`);
+  for (const name of paging) {
+    if (requestParams.includes(name)) fail(`"${name}" is a paging parameter: declare paging, or "${name}" as a request parameter, not both`);
+    if (name === sortParam) fail(`"${name}" is a paging parameter, and cannot be the sort parameter`);
+  }
+}
+
+/** Checks the request parameters of a spec; their names, in order. */
+function checkParams(spec: unknown): string[] {
+  if (spec === undefined) return [];
   if (Array.isArray(spec)) {
     for (const name of spec as unknown[]) {
       if (typeof name !== 'string' || !isParamName(name)) fail(`${JSON.stringify(name)} is not a parameter name`);
-      params.set(name, { name, required: false });
     }
-    return params;
+    return [...new Set(spec as string[])];
   }
   if (typeof spec !== 'object' || spec === null) fail('"params" must be an array of parameter names, or an object of parameter types');
   for (const [name, param] of Object.entries(spec)) {
@@ -238,12 +296,11 @@ function paramsOf(spec: unknown): Map<string, RequestParam> {
       fail(`parameter "${name}" has the unknown type ${JSON.stringify(type)} (expected number, string or date)`);
     }
     if (typeof required !== 'boolean') fail(`"required" of parameter "${name}" must be true or false`);
-    params.set(name, { name, type: type as ParamType, required });
   }
-  return params;
+  return Object.keys(spec);
 }
 
-function pagingOf(spec: unknown): Paging {
+function checkPaging(spec: unknown): void {
   if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) fail('"paging" must be an object: { defaultLimit?, maxLimit? }');
   onlyKnown(spec, PAGING_KEYS, '"paging"');
   const given = spec as { defaultLimit?: unknown; maxLimit?: unknown };
@@ -253,50 +310,31 @@ function pagingOf(spec: unknown): Paging {
       fail(`paging "${name}" must be a positive integer, not ${JSON.stringify(value)}`);
     }
   }
-  const defaultLimit = (given.defaultLimit as number | undefined) ?? DEFAULT_LIMIT;
-  const maxLimit = (given.maxLimit as number | undefined) ?? Math.max(MAX_LIMIT, defaultLimit);
+  const { defaultLimit, maxLimit } = pagingOf(spec as PagingSpec);
   if (defaultLimit > maxLimit) fail(`paging "defaultLimit" (${defaultLimit}) must not exceed "maxLimit" (${maxLimit})`);
-  return { defaultLimit, maxLimit };
 }
 
-/** The API's page sizes: 100 items when `limit` is not sent, at most 500. */
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 500;
-
-function addField(fields: Map<string, Field>, name: string, spec: unknown, array: { name: string; removed?: string } | undefined): void {
-  const where = array === undefined ? name : `${array.name}.${name}`;
+function checkField(name: string, spec: unknown, array: string | undefined): void {
+  const where = array === undefined ? name : `${array}.${name}`;
   if (!NAME.test(name) || RESERVED_NAMES.has(name)) fail(`"${where}" is not a field name (letters, digits and "_", not starting with a digit)`);
   const normalized = typeof spec === 'string' ? { type: spec } : spec;
   if (typeof normalized !== 'object' || normalized === null) fail(`field "${where}" must be a type name or an object with "type"`);
-  const { type, removed: ownRemoved, of, sortable: ownSortable } = normalized as { type?: unknown; removed?: unknown; of?: unknown; sortable?: unknown };
-  if (ownRemoved !== undefined && (typeof ownRemoved !== 'string' || ownRemoved === '')) {
+  const { type, removed, of, sortable } = normalized as { type?: unknown; removed?: unknown; of?: unknown; sortable?: unknown };
+  if (removed !== undefined && (typeof removed !== 'string' || removed === '')) {
     fail(`"removed" of field "${where}" must say where to filter instead`);
   }
-  if (ownSortable !== undefined && typeof ownSortable !== 'boolean') fail(`"sortable" of field "${where}" must be true or false`);
-  if (ownSortable !== undefined && (array !== undefined || type === 'array')) {
+  if (sortable !== undefined && typeof sortable !== 'boolean') fail(`"sortable" of field "${where}" must be true or false`);
+  if (sortable !== undefined && (array !== undefined || type === 'array')) {
     fail(`field "${where}" cannot be sortable: ${array === undefined ? 'a list' : 'a field of a list'} has no one value to sort an item by`);
   }
   onlyKnown(normalized, type === 'array' ? ARRAY_KEYS : FIELD_KEYS, `field "${where}"`);
-  const removed = (ownRemoved as string | undefined) ?? array?.removed;
-  const sortable = ownSortable === true && removed === undefined;
-  const base = {
-    ...(array === undefined ? {} : { array: array.name }),
-    ...(removed === undefined ? {} : { removed }),
-    sortable,
-  };
-  if (type === 'ref') {
-    fields.set(`${where}.id`, { path: `${where}.id`, type: 'id', names: [name, 'id'], ...base });
-  } else if (type === 'array') {
+  if (type === 'array') {
     if (array !== undefined) fail(`field "${where}": arrays do not nest`);
     if (typeof of !== 'object' || of === null || Array.isArray(of) || Object.keys(of).length === 0) {
       fail(`array "${where}" needs "of", an object of its elements' fields`);
     }
-    for (const [child, childSpec] of Object.entries(of)) {
-      addField(fields, child, childSpec, { name, ...(removed === undefined ? {} : { removed }) });
-    }
-  } else if ((SCALAR_TYPES as readonly unknown[]).includes(type)) {
-    fields.set(where, { path: where, type: type as ScalarType, names: [name], ...base });
-  } else {
+    for (const [child, childSpec] of Object.entries(of)) checkField(child, childSpec, name);
+  } else if (type !== 'ref' && !(SCALAR_TYPES as readonly unknown[]).includes(type)) {
     fail(`field "${where}" has the unknown type ${JSON.stringify(type)} (expected number, string, date, ref or array)`);
   }
 }

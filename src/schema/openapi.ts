@@ -235,7 +235,8 @@ const PROBLEM_SCHEMA: JsonSchema = {
         type: 'object',
         required: ['code', 'message'],
         properties: {
-          code: { enum: [...DIAGNOSTIC_CODES] },
+          // A copy, made by a call marked pure: a spread would keep this schema in every bundle.
+          code: { enum: /* @__PURE__ */ DIAGNOSTIC_CODES.slice() },
           parameter: { type: 'string', description: 'The key as sent.' },
           message: { type: 'string' },
           hint: { type: 'string', description: 'How to fix it.' },

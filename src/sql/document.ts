@@ -1,6 +1,6 @@
 import { dateBounds, numberBounds } from '../check/bounds';
 import type { Condition, DateTest, NumberTest } from '../check/filter';
-import { readDate, type DateRange } from '../values/date';
+import { MAX_MS as END_MS, MIN_MS as FIRST_MS } from '../values/date';
 import { quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
 import { roundingInterval } from './rounding';
@@ -175,8 +175,7 @@ export function instantValue(raw: string): string {
 }
 
 /** The first and the last instant the date syntax can denote: 0000-01-01 and the end of 9999-12-31. */
-export const FIRST_MS = (readDate('0000-01-01') as DateRange).start;
-export const END_MS = (readDate('9999-12-31') as DateRange).end;
+export { FIRST_MS, END_MS };
 
 /**
  * All comparisons of a date condition (see `dateBounds`) as one half-open range of

@@ -45,7 +45,7 @@ export function nextDouble(q: number, step: 1 | -1): number {
   return Math.sign(q) * view.getFloat64(0);
 }
 
-const view = new DataView(new ArrayBuffer(8));
+const view = /* @__PURE__ */ new DataView(/* @__PURE__ */ new ArrayBuffer(8));
 
 function bitsOf(q: number): bigint {
   view.setFloat64(0, q);

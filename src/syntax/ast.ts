@@ -4,8 +4,12 @@ import type { Span } from '../diagnostics/diagnostic';
 export const COMPARISON_OPERATORS = ['gt', 'gte', 'lt', 'lte'] as const;
 /** A comparison operator. */
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
-/** Every operator of a clause; `eq` is written as no prefix at all. */
-export const OPERATORS = ['eq', ...COMPARISON_OPERATORS] as const;
+/**
+ * Every operator of a clause; `eq` is written as no prefix at all. Written out, and
+ * held to `eq` and the comparisons by the compiler: a bundler keeps a spread at the top
+ * of a module in every bundle, whether the list is used or not.
+ */
+export const OPERATORS = ['eq', 'gt', 'gte', 'lt', 'lte'] as const satisfies readonly ['eq', ...typeof COMPARISON_OPERATORS];
 /** An operator of a clause. */
 export type Operator = (typeof OPERATORS)[number];
 

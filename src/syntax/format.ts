@@ -92,8 +92,17 @@ function escapeSegment(segment: string, quoted: boolean): string {
  * starts with `?`, `/` or `scheme://` as a URL or a `?`-prefixed query, so a first key
  * such as `/x` or `a://b` would not be read back as written.
  */
-const SAFE = new Uint8Array(128);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;:@") SAFE[c.charCodeAt(0)] = 1;
+const SAFE = /* @__PURE__ */ asciiTable("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;:@");
+
+/**
+ * 1 at the code of each character of `chars`. Built by a call marked pure, not by a
+ * loop at the top of the module, so that a bundle that does not print queries drops it.
+ */
+function asciiTable(chars: string): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const c of chars) table[c.charCodeAt(0)] = 1;
+  return table;
+}
 
 /** Percent-encodes a key or value for a query string. */
 export function encodeComponent(text: string): string {

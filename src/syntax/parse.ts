@@ -1,4 +1,4 @@
-import type { IToken } from 'chevrotain';
+import type { IToken } from './chevrotain';
 import { checkOptions, wrongArgument } from '../diagnostics/arguments';
 import { capDiagnostics, diagnostic, excerpt, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';

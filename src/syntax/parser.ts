@@ -1,4 +1,4 @@
-import { EmbeddedActionsParser, Lexer, type IToken } from 'chevrotain';
+import { EmbeddedActionsParser, Lexer, type IToken } from './chevrotain';
 import type { Clause, Name as NameNode, Operand, Operator as OperatorName, Param, Path, SortKey } from './ast';
 import {
   ALL_TOKENS,

@@ -1,4 +1,4 @@
-import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+import { createToken, Lexer, type IToken, type TokenType } from './chevrotain';
 
 /**
  * The tokens of keys and values, lexed in one `tokenize` call per query: the filter
@@ -8,6 +8,11 @@ import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
  * inside of a quoted operand).
  */
 export const SEPARATOR = '\0';
+
+// Every token is made by a call marked `/* @__PURE__ */`, with arguments free of side
+// effects (no spread, no property read): an app that imports from the main entry
+// something other than the parser (format, compile, toSql, the codes) then bundles
+// none of these tokens, and none of Chevrotain behind them.
 
 /**
  * A `start_chars_hint` for a complement set such as `[^;\\%\0]`: every char code
@@ -23,8 +28,16 @@ function allCharsExcept(excluded: string): number[] {
   return codes;
 }
 
+/** The characters a name starts with: the first characters of a `Key` and of a `SortPath`. */
+const NAME_START = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_';
+
 /** Anything an operand is made of: the parser consumes the category, the AST builder looks at the kind. */
-export const Piece = createToken({ name: 'Piece', pattern: Lexer.NA });
+export const Piece = /* @__PURE__ */ categoryToken('Piece');
+
+/** A token that matches no text and stands for the tokens of its category. */
+function categoryToken(name: string): TokenType {
+  return createToken({ name, pattern: Lexer.NA });
+}
 
 // key mode
 /**
@@ -33,11 +46,11 @@ export const Piece = createToken({ name: 'Piece', pattern: Lexer.NA });
  * whatever its length (bench/RESULTS.md). A key that is not a path does not match,
  * and `BadKey` takes it whole.
  */
-export const Key = createToken({
+export const Key = /* @__PURE__ */ createToken({
   name: 'Key',
   pattern: /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\0/,
   // An explicit start_chars_hint spares the lexer's constructor analysing the pattern.
-  start_chars_hint: [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'],
+  start_chars_hint: /* @__PURE__ */ Array.from(NAME_START),
   line_breaks: false,
   push_mode: 'value',
 });
@@ -48,18 +61,18 @@ export const Key = createToken({
  * following offset: `Key` would rescan the rest of the key every time, which made
  * refusing a long key quadratic (`'a'.repeat(8000) + '-'`).
  */
-export const BadKey = createToken({
+export const BadKey = /* @__PURE__ */ createToken({
   name: 'BadKey',
   pattern: /[^\0]+/,
-  start_chars_hint: allCharsExcept('\0'),
+  start_chars_hint: /* @__PURE__ */ allCharsExcept('\0'),
   line_breaks: true,
 });
 /** The separator after a key that is not a path (an empty key, or a `BadKey`). */
-export const KeyEnd = createToken({ name: 'KeyEnd', pattern: SEPARATOR, push_mode: 'value' });
+export const KeyEnd = /* @__PURE__ */ createToken({ name: 'KeyEnd', pattern: SEPARATOR, push_mode: 'value' });
 
 // value mode
-export const ValueEnd = createToken({ name: 'ValueEnd', pattern: SEPARATOR, pop_mode: true });
-export const Semi = createToken({ name: 'Semi', pattern: ';' });
+export const ValueEnd = /* @__PURE__ */ createToken({ name: 'ValueEnd', pattern: SEPARATOR, pop_mode: true });
+export const Semi = /* @__PURE__ */ createToken({ name: 'Semi', pattern: ';' });
 
 /** The type of the token that ends right at `offset`, if any. */
 function typeBefore(tokens: IToken[], offset: number): TokenType | undefined {
@@ -85,7 +98,7 @@ const LTE: [string] = ['lte:'];
  * operator or inside an operand the same text is literal (`gte:gte:5` compares with
  * the text `gte:5`). A custom pattern sees the tokens so far and can tell.
  */
-export const Operator = createToken({
+export const Operator = /* @__PURE__ */ createToken({
   name: 'Operator',
   pattern: {
     exec(text: string, offset: number, tokens: IToken[]): [string] | null {
@@ -106,7 +119,7 @@ export const Operator = createToken({
 const QUOTE: [string] = ['"'];
 
 /** A `"` opens a quoted operand only where an operand starts; elsewhere it is literal text. */
-export const OpenQuote = createToken({
+export const OpenQuote = /* @__PURE__ */ createToken({
   name: 'OpenQuote',
   pattern: {
     exec(text: string, offset: number, tokens: IToken[]): [string] | null {
@@ -119,7 +132,7 @@ export const OpenQuote = createToken({
   push_mode: 'quoted',
 });
 
-export const Escape = createToken({ name: 'Escape', pattern: /\\[\\%;"]/, categories: [Piece], start_chars_hint: ['\\'] });
+export const Escape = /* @__PURE__ */ createToken({ name: 'Escape', pattern: /\\[\\%;"]/, categories: [Piece], start_chars_hint: ['\\'] });
 /**
  * A backslash that starts no escape (`INVALID_ESCAPE`), as a token of its own rather
  * than a lexing error: chevrotain builds an error object with a message for each lexing
@@ -127,31 +140,31 @@ export const Escape = createToken({ name: 'Escape', pattern: /\\[\\%;"]/, catego
  * bad escapes the dearest input to refuse. It is in no category: the parser refuses it,
  * and `parse` explains the clause without it, as if the backslash were not there.
  */
-export const BadEscape = createToken({ name: 'BadEscape', pattern: '\\' });
-export const Wildcard = createToken({ name: 'Wildcard', pattern: '%', categories: [Piece] });
-export const Text = createToken({
+export const BadEscape = /* @__PURE__ */ createToken({ name: 'BadEscape', pattern: '\\' });
+export const Wildcard = /* @__PURE__ */ createToken({ name: 'Wildcard', pattern: '%', categories: [Piece] });
+export const Text = /* @__PURE__ */ createToken({
   name: 'Text',
   pattern: /[^;\\%\0]+/,
   categories: [Piece],
-  start_chars_hint: allCharsExcept(';\\%\0'),
+  start_chars_hint: /* @__PURE__ */ allCharsExcept(';\\%\0'),
   line_breaks: true,
 });
 
 // quoted mode
 /** NUL inside quotes: the value ended with the quote still open. Back to the key mode. */
-export const QuotedEnd = createToken({
+export const QuotedEnd = /* @__PURE__ */ createToken({
   name: 'QuotedEnd',
   pattern: SEPARATOR,
   categories: [ValueEnd],
   pop_mode: true,
   push_mode: 'key',
 });
-export const CloseQuote = createToken({ name: 'CloseQuote', pattern: '"', pop_mode: true });
-export const QuotedText = createToken({
+export const CloseQuote = /* @__PURE__ */ createToken({ name: 'CloseQuote', pattern: '"', pop_mode: true });
+export const QuotedText = /* @__PURE__ */ createToken({
   name: 'QuotedText',
   pattern: /[^"\\%\0]+/,
   categories: [Piece],
-  start_chars_hint: allCharsExcept('"\\%\0'),
+  start_chars_hint: /* @__PURE__ */ allCharsExcept('"\\%\0'),
   line_breaks: true,
 });
 
@@ -174,13 +187,13 @@ export const LEXER_DEFINITION = {
 
 // The sort parameter's value (reference §9), lexed on its own: `-issueDate,totalAmount`.
 /** The `-` before a sort key: descending. */
-export const Minus = createToken({ name: 'Minus', pattern: '-' });
-export const Comma = createToken({ name: 'Comma', pattern: ',' });
+export const Minus = /* @__PURE__ */ createToken({ name: 'Minus', pattern: '-' });
+export const Comma = /* @__PURE__ */ createToken({ name: 'Comma', pattern: ',' });
 /** A path in a sort key. A character no path may hold is a lexing error: the key is then explained on its own. */
-export const SortPath = createToken({
+export const SortPath = /* @__PURE__ */ createToken({
   name: 'SortPath',
   pattern: /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/,
-  start_chars_hint: [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'],
+  start_chars_hint: /* @__PURE__ */ Array.from(NAME_START),
   line_breaks: false,
 });
 

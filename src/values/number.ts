@@ -9,7 +9,7 @@ export type NumberProblem = 'syntax' | 'range' | 'precision';
 /** The largest magnitude a plain integer literal may have: beyond it doubles skip integers. */
 const MAX_EXACT_VALUE = 2 ** 53;
 /** The same, as the digits a literal is compared with. */
-const MAX_EXACT = String(MAX_EXACT_VALUE); // '9007199254740992'
+const MAX_EXACT = /* @__PURE__ */ String(MAX_EXACT_VALUE); // '9007199254740992'
 
 /**
  * Reads a number in the syntax of reference §4. With `exactIntegers`, a plain integer

@@ -196,6 +196,9 @@ describe('check reports every problem of a query at once (reference §6)', () =>
 
   it('the key of a pass-through parameter with a problem is not taken for an unknown field', () => {
     expect(rejected('businessName=%acme%').map((e) => e.code)).toEqual(['MALFORMED_ENCODING']);
+    // Nor is one that check's options add.
+    const result = check('page=%acme%', specInvoices, { params: ['page'] });
+    expect(!result.ok && result.errors.map((e) => [e.code, e.param])).toEqual([['MALFORMED_ENCODING', 'page']]);
   });
 
   it('encoding problems and record values that are not text come in query order too', () => {

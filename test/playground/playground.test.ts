@@ -48,10 +48,15 @@ afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
 });
 
-/** Types a query into the box as a person would (replacing what is there). */
+/**
+ * Types a query into the box as a person would (replacing what is there), and waits
+ * until the page shows that query: it checks a moment after the last keystroke, so a
+ * slow machine may show a part of the query first.
+ */
 async function type(text: string): Promise<void> {
   await page.fill('#query', '');
   await page.locator('#query').pressSequentially(text, { delay: 0 });
+  await page.waitForFunction((typed) => document.body.dataset.checked === typed, text);
 }
 
 describe('the playground page', () => {

@@ -17,6 +17,8 @@ import {
   type ResourceName,
   type Schema,
 } from '../../src/index';
+import * as core from '../../src/schema/catalog';
+import { defineSchema } from '../../src/schema/define';
 import { accepted, rejected } from '../check/support';
 
 const BASE = 'https://api.example.com';
@@ -37,6 +39,14 @@ function q(schema: Schema, filter: string): string {
 describe('the resources of the API document', () => {
   it('are all in the catalog, named after their collection endpoints', () => {
     expect(Object.keys(catalog)).toEqual(['balanceSheets', 'invoices', 'vendors', 'deposits', 'bills', 'connections', 'syncStatus', 'businesses']);
+  });
+
+  // The catalog indexes its specs without defineSchema's checks, which an app that
+  // imports a schema then does not bundle: each spec must pass them all the same.
+  it.each(Object.keys(catalog) as ResourceName[])('%s passes the checks of defineSchema, which makes the same schema of it', (name) => {
+    const schema: Schema = core[name];
+    expect(defineSchema(schema.spec)).toEqual(schema);
+    expect(Object.isFrozen(schema) && Object.isFrozen(schema.spec) && Object.isFrozen(schema.spec.fields)).toBe(true);
   });
 
   // API document §2, §4.2 and §9: every field it names stays filterable, with its type.

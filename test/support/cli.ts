@@ -20,6 +20,8 @@ export interface CliOptions {
   readonly env?: Record<string, string>;
   /** Run through `/bin/sh -c` instead: `args` is then one shell command line after `node dist/cli.js`. */
   readonly shell?: boolean;
+  /** The working directory (this process's by default). */
+  readonly cwd?: string;
 }
 
 /** Runs `node dist/cli.js …` as a real process. A missing build fails with what to do, never skips. */
@@ -27,8 +29,8 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (`npm test` does).');
   const env = { PATH: process.env.PATH ?? '', ...options.env };
   const child = options.shell
-    ? spawn('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" ${args.join(' ')}`], { env })
-    : spawn(process.execPath, [CLI, ...args], { env });
+    ? spawn('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" ${args.join(' ')}`], { env, cwd: options.cwd })
+    : spawn(process.execPath, [CLI, ...args], { env, cwd: options.cwd });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));

@@ -1,0 +1,174 @@
+import { build, transform, type Plugin } from 'esbuild';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * What a browser app pays for qsfilter (reference §11, README "Clients"): an app's entry
+ * module bundled with esbuild, minified, for the browser, as an app's build would, and
+ * measured gzipped (level 9). `test/client/bundle.test.ts` holds the budgets, and
+ * `bench/bundle.bench.ts` reports the sizes and what makes them up.
+ *
+ * An app is bundled from the published files (`dist/`, through the package's `exports`:
+ * a scratch `node_modules/qsfilter` links to this repository), or from `src/`, which
+ * names the modules a bundle holds.
+ */
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A string only Chevrotain's parser runtime holds: its message for input left after a parse. */
+export const CHEVROTAIN_MARK = 'Redundant input, expecting EOF';
+
+/** The whole client: `query` + `literal` + one catalog schema, from `qsfilter/client`. */
+export const CLIENT_APP = `import { query, literal, invoices } from 'qsfilter/client';
+console.log(query(invoices).where('totalAmount', 'gte', 100).where('customerRef.id', 'eq', literal('42')).toString());`;
+
+/** A pre-check in the browser: `check` + one catalog schema, from the main entry. */
+export const CHECK_APP = `import { check, invoices } from 'qsfilter';
+console.log(check(location.search, invoices));`;
+
+/** The same with a schema of the app's own, which brings `defineSchema`'s checks along. */
+export const CHECK_OWN_SCHEMA_APP = `import { check, defineSchema } from 'qsfilter';
+console.log(check(location.search, defineSchema({ fields: { amount: 'number', name: 'string' } })));`;
+
+/** Imports from the main entry that parse nothing: none of them may bring Chevrotain along. */
+export const NOT_PARSING = ['DIAGNOSTIC_CODES', 'format', 'compile', 'toSql', 'sortItems', 'formatDiagnostics', 'toProblemDetails', 'openApiParameters'] as const;
+
+/** An app that imports `names` from the main entry and uses them. */
+export function importing(...names: string[]): string {
+  return `import { ${names.join(', ')} } from 'qsfilter';\nconsole.log(${names.join(', ')});`;
+}
+
+/** What to leave out of a bundle: nothing, or Chevrotain (its chunk of `dist/`, or the package from `src/`). */
+export type LeaveOut = 'nothing' | 'chevrotain';
+
+export interface Bundle {
+  readonly text: string;
+  readonly minified: number;
+  readonly gzip: number;
+  /** The modules bundled, as esbuild's metafile names them. */
+  readonly inputs: readonly string[];
+}
+
+/** A scratch app directory whose `node_modules/qsfilter` is this repository. */
+export class PackageLink {
+  readonly dir: string;
+
+  constructor() {
+    if (!existsSync(join(ROOT, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` first (`npm test` and `npm run bench` do).');
+    this.dir = mkdtempSync(join(tmpdir(), 'qsfilter-bundle-'));
+    mkdirSync(join(this.dir, 'node_modules'));
+    symlinkSync(ROOT, join(this.dir, 'node_modules/qsfilter'), 'dir');
+  }
+
+  /** Bundles an app from the published files. */
+  bundle(app: string, leaveOut: LeaveOut = 'nothing'): Promise<Bundle> {
+    return bundle(app, this.dir, leaveOut === 'chevrotain' ? [leaveOutFile(chevrotainChunk())] : []);
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Bundles an app from the sources: its `qsfilter` imports point at `src/`. */
+export function bundleSource(app: string, leaveOut: LeaveOut = 'nothing'): Promise<Bundle> {
+  return bundle(fromSource(app), ROOT, [], leaveOut === 'chevrotain' ? ['chevrotain'] : []);
+}
+
+/**
+ * The chunk of `dist/` that holds Chevrotain (see `src/syntax/chevrotain.ts`): the one
+ * ES module with its mark, the command (`cli.js`, a bundle of its own) aside. Throws
+ * unless there is exactly one, and it is a chunk.
+ */
+export function chevrotainChunk(): string {
+  const dist = join(ROOT, 'dist');
+  const chunks = readdirSync(dist).filter((f) => f.endsWith('.js') && f !== 'cli.js' && readFileSync(join(dist, f), 'utf8').includes(CHEVROTAIN_MARK));
+  if (chunks.length !== 1 || !chunks[0]!.startsWith('chunk-')) throw new Error(`dist/ holds Chevrotain in ${chunks.join(', ') || 'no file'}, not in one chunk of its own`);
+  return chunks[0]!;
+}
+
+/** Gzipped size, as a server would send it. */
+export function gzipSize(text: string): number {
+  return gzipSync(text, { level: 9 }).length;
+}
+
+async function bundle(contents: string, resolveDir: string, plugins: Plugin[], external: string[] = []): Promise<Bundle> {
+  const result = await build({
+    stdin: { contents, resolveDir, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    external,
+    plugins,
+    logLevel: 'silent',
+  });
+  const text = result.outputFiles[0]!.text;
+  return { text, minified: Buffer.byteLength(text), gzip: gzipSize(text), inputs: Object.keys(result.metafile.inputs) };
+}
+
+/** A plugin that leaves one file of `dist/` out of the bundle, as an import. */
+function leaveOutFile(file: string): Plugin {
+  return {
+    name: 'qsfilter-leave-out',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/chunk-/ }, (args) => (args.path === `./${file}` ? { path: args.path, external: true } : undefined));
+    },
+  };
+}
+
+function fromSource(app: string): string {
+  return app.replace(/'qsfilter(\/client)?'/g, (_, client: string | undefined) => `'${join(ROOT, 'src', client === undefined ? 'index.ts' : 'client/index.ts')}'`);
+}
+
+/** One module of ours in a bundle: its minified bytes, and what gzip saves when it is taken out. */
+export interface ModuleShare {
+  readonly module: string;
+  readonly minified: number;
+  readonly gzip: number;
+}
+
+/**
+ * The modules of `src/` in an app's bundle built from the sources, Chevrotain left out,
+ * largest gzipped share first. A module's share is the gzipped size of the bundle less
+ * that of the bundle without its code: what leaving it out would save. (The shares add
+ * up to less than the whole: what modules have in common compresses once, and stays
+ * while any of them does.)
+ */
+export async function moduleShares(app: string): Promise<{ readonly total: Bundle; readonly modules: readonly ModuleShare[] }> {
+  const total = await bundleSource(app, 'chevrotain');
+  // Whitespace kept, esbuild starts each module's code with a comment naming it.
+  const readable = await build({
+    stdin: { contents: fromSource(app), resolveDir: ROOT, loader: 'ts' },
+    bundle: true,
+    minifySyntax: true,
+    minifyIdentifiers: true,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    external: ['chevrotain'],
+    logLevel: 'silent',
+  });
+  const sections = readable.outputFiles[0]!.text
+    .split(/^\/\/ (?=(?:src\/\S+\.ts|<stdin>)$)/m)
+    .map((section) => {
+      const newline = section.indexOf('\n');
+      const header = section.slice(0, newline);
+      return /^(?:src\/\S+\.ts|<stdin>)$/.test(header) ? { module: header, code: section.slice(newline + 1) } : { module: '', code: section };
+    });
+  const minify = async (parts: readonly { readonly code: string }[]): Promise<string> =>
+    (await transform(parts.map((p) => p.code).join('\n'), { minifyWhitespace: true, format: 'esm' })).code;
+  const allGzip = gzipSize(await minify(sections));
+  const modules: ModuleShare[] = [];
+  for (const module of new Set(sections.map((s) => s.module).filter((m) => m.startsWith('src/')))) {
+    const own = sections.filter((s) => s.module === module);
+    const without = sections.filter((s) => s.module !== module);
+    modules.push({ module, minified: Buffer.byteLength(await minify(own)), gzip: allGzip - gzipSize(await minify(without)) });
+  }
+  return { total, modules: modules.sort((a, b) => b.gzip - a.gzip) };
+}
