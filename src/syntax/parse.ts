@@ -60,9 +60,12 @@ export type ParsedQuery =
 export function parse(input: QueryInput, options?: ParseOptions): Result<FilterAst> {
   checkOptions('parse', options, PARSE_OPTIONS);
   checkParamsOption('parse', options?.params);
-  const sortParam = options?.sortParam ?? 'orderBy';
+  const given = options?.sortParam;
   // Checked as defineSchema checks its own: a sort parameter named "__proto__" would lose its value in params.
-  if (typeof sortParam !== 'string' || !isParamName(sortParam)) wrongArgument('parse', '"sortParam"', 'the name of the sort parameter (not empty, not "__proto__")', sortParam);
+  if (given !== undefined && (typeof given !== 'string' || !isParamName(given))) wrongArgument('parse', '"sortParam"', 'the name of the sort parameter (not empty, not "__proto__")', given);
+  // Without a sortParam, orderBy sorts, unless the caller passes it through: a schema that
+  // sorts with another name may declare orderBy as a request parameter (reference §9).
+  const sortParam = given ?? (isPassThrough(options?.params ?? EMPTY_KEYS, DEFAULT_SORT_PARAM) ? undefined : DEFAULT_SORT_PARAM);
   const limits = resolveLimits(options?.limits, 'parse');
   const parsed = parseParams(input, limits, options?.params, sortParam);
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
@@ -83,7 +86,7 @@ export function parse(input: QueryInput, options?: ParseOptions): Result<FilterA
  * Parses every parameter and keeps the outcome per parameter, so that a caller (`check`)
  * can go on with the parameters that parsed and report every problem of the query.
  */
-export function parseParams(input: QueryInput, limits: Limits, params: Keys | undefined, sortParam: string): ParsedQuery {
+export function parseParams(input: QueryInput, limits: Limits, params: Keys | undefined, sortParam: string | undefined): ParsedQuery {
   const passThrough = passThroughKeys(params);
   const decoded = decodeQuery(input, limits);
   if (decoded.stopped !== undefined) return decoded;
@@ -92,12 +95,6 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
   const pending: ParsedParam[] = [];
   let sorted = false;
   for (const raw of decoded.params) {
-    // A key the caller passes through is a request parameter, even one named like the sort
-    // parameter: a schema with its own sortParam may declare `orderBy` (reference §9).
-    if (raw.problems === undefined && isPassThrough(passThrough, raw.key)) {
-      addPassThrough(passed, raw.key, raw.value ?? '');
-      continue;
-    }
     if (raw.problems === undefined && raw.key === sortParam) {
       const value = raw.value ?? '';
       addPassThrough(passed, raw.key, value);
@@ -111,6 +108,10 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
         for (const d of outcome.problems ?? []) addProblem(entry, limits.maxDiagnostics, d);
       }
       sorted = true;
+      continue;
+    }
+    if (raw.problems === undefined && isPassThrough(passThrough, raw.key)) {
+      addPassThrough(passed, raw.key, raw.value ?? '');
       continue;
     }
     const filter: ParsedParam = { key: raw.key, value: raw.value ?? '' };
@@ -129,6 +130,9 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
 }
 
 const EMPTY_KEYS: readonly string[] = [];
+
+/** The sort parameter of `parse` when its options name none: the API's. */
+const DEFAULT_SORT_PARAM = 'orderBy';
 
 /** Pass-through keys as given: an array (a short one: a scan is cheaper than building a Set per call) or a Set. */
 export type Keys = readonly string[] | ReadonlySet<string>;

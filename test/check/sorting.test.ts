@@ -78,6 +78,9 @@ describe('the checked sort', () => {
     expect(known.ok && known.value.params).toEqual({ orderBy: '5', sort: 'a' });
     expect(known.ok && validate(known.value, own)).toEqual({ ok: true, value });
     expect(parse('orderBy=-x y', { params: ['orderBy'] })).toMatchObject({ ok: true, value: { params: { orderBy: '-x y' } } });
+    // Only the default gives way: a sort parameter named by the caller, or by the schema, sorts.
+    expect(parse('orderBy=-x', { params: ['orderBy'], sortParam: 'orderBy' })).toMatchObject({ ok: true, value: { sort: { key: 'orderBy' } } });
+    expect(check(`${base}&orderBy=-totalAmount`, schema, { params: ['orderBy'] })).toMatchObject({ ok: true, value: { sort: [{ key: 'totalAmount', direction: 'desc' }] } });
     const unaware = parse('orderBy=a&sort=a');
     expect(unaware.ok && validate(unaware.value, own)).toMatchObject({ ok: false, errors: [{ code: 'INVALID_NUMBER', param: 'orderBy' }] });
   });
