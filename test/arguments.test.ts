@@ -50,12 +50,12 @@ const cases: [string, () => unknown, RegExp][] = [
   ['check: a schema spec', () => check('a=1', spec as never), /^check: the schema must be a schema made by defineSchema\(\), not an object\. This is a schema spec: pass defineSchema\(spec\)/],
   ['check: no schema', () => check('a=1', undefined as never), /^check: the schema must be a schema made by defineSchema\(\), not undefined\.$/],
   ['check: a resource name', () => check('a=1', 'vendors' as never), /not the string "vendors"\.$/],
-  ['check: options that are not an object', () => check('a=1', vendors, 5 as never), /^check: the options must be an object \(limits, params\), not 5\.$/],
+  ['check: options that are not an object', () => check('a=1', vendors, 5 as never), /^check: the options must be an object \(limits, params\), not the number 5\.$/],
   ['check: an unknown option', () => check('a=1', vendors, { caseInsensitive: true } as never), /^check: unknown option "caseInsensitive"; the options are limits, params\.$/],
   ['check: params as a string', () => check('a=1', vendors, { params: 'limit' as never }), /^check: "params" must be an array or Set of parameter names, not the string "limit"\.$/],
-  ['check: a param that is not a name', () => check('a=1', vendors, { params: [5 as never] }), /^check: each of "params" must be a parameter name, not 5\.$/],
-  ['check: limits that are not an object', () => check('a=1', vendors, { limits: 100 as never }), /^check: "limits" must be an object of limits \(maxQueryLength, .*\), not 100\.$/],
-  ['check: a negative limit', () => check('a=1', vendors, { limits: { maxClauses: -1 } }), /^check: the limit "maxClauses" must be a non-negative integer or Infinity, not -1\.$/],
+  ['check: a param that is not a name', () => check('a=1', vendors, { params: [5 as never] }), /^check: each of "params" must be a parameter name, not the number 5\.$/],
+  ['check: limits that are not an object', () => check('a=1', vendors, { limits: 100 as never }), /^check: "limits" must be an object of limits \(maxQueryLength, .*\), not the number 100\.$/],
+  ['check: a negative limit', () => check('a=1', vendors, { limits: { maxClauses: -1 } }), /^check: the limit "maxClauses" must be a non-negative integer or Infinity, not the number -1\.$/],
   ['check: a misspelt limit', () => check('a=1', vendors, { limits: { maxClause: 1 } as never }), /^check: unknown limit "maxClause"; the limits are /],
   // parse
   ['parse: an unknown option', () => parse('a=1', { limit: {} } as never), /^parse: unknown option "limit"; the options are limits, params, sortParam\.$/],
@@ -71,7 +71,7 @@ const cases: [string, () => unknown, RegExp][] = [
   // format
   ['format: a failed parse', () => format((parse('a=') as { value?: never }).value as never), /^format: its argument must be a Filter \(the value of a successful check\(\)\) or a syntax tree \(of parse\(\)\), not undefined\.$/],
   ['format: a Result', () => format(check('vendorName=a', vendors) as never), /This is a Result: check result\.ok, then pass result\.value\.$/],
-  ['format: a hand-built condition of no type', () => format({ ...filter, conditions: [{ ...filter.conditions[0]!, type: 'text' as never }] }), /^format: conditions\[0\] must be a condition with a key, a type \(number, string, date, id\) and tests, not an object\.$/],
+  ['format: a hand-built condition of no type', () => format({ ...filter, conditions: [{ ...filter.conditions[0]!, type: 'text' as never }] }), /^format: the type of the condition on "vendorName" must be one of "number", "string", "date", "id", not the string "text"\.$/],
   // rendering
   ['formatDiagnostic: the list', () => formatDiagnostic([d] as never), /^formatDiagnostic: the diagnostic must be a diagnostic, with a code and a message, not an array\. Pass each diagnostic, or the list to formatDiagnostics\.$/],
   ['formatDiagnostic: a span past the text', () => formatDiagnostic({ ...d, span: { start: 2, end: 9 } }), /^formatDiagnostic: the diagnostic\.span must be offsets/],
@@ -81,7 +81,7 @@ const cases: [string, () => unknown, RegExp][] = [
   // problem details
   ['toProblemDetails: a Result', () => toProblemDetails(check('a=', vendors) as never), /^toProblemDetails: the diagnostics must be an array \(result\.errors\), not an object\.$/],
   ['toProblemDetails: an instance that is not text', () => toProblemDetails([d], { instance: new URL('http://x/') as never }), /^toProblemDetails: "instance" must be a string, not a URL\.$/],
-  ['toProblemDetails: no room for a diagnostic', () => toProblemDetails([d], { maxDiagnostics: 0 }), /^toProblemDetails: "maxDiagnostics" must be a positive integer or Infinity, not 0\.$/],
+  ['toProblemDetails: no room for a diagnostic', () => toProblemDetails([d], { maxDiagnostics: 0 }), /^toProblemDetails: "maxDiagnostics" must be a positive integer or Infinity, not the number 0\.$/],
   // sortItems: a misspelt option would be ignored without a word, a hand-built sort ordered by nothing
   ['sortItems: an unknown option', () => sortItems([], sorted, { caseinsensitive: true } as never), /^sortItems: unknown option "caseinsensitive"; the options are caseInsensitive\.$/],
   ['sortItems: options that are not an object', () => sortItems([], sorted, 'ci' as never), /^sortItems: the options must be an object \(caseInsensitive\), not the string "ci"\.$/],
@@ -94,12 +94,12 @@ const cases: [string, () => unknown, RegExp][] = [
   // schemaFromJsonSchema
   ['schemaFromJsonSchema: sortable as one name', () => schemaFromJsonSchema(jsonSchema, { sortable: 'postedDate' as never }), /^schemaFromJsonSchema: "sortable" must be an array of top-level property names, not the string "postedDate"\.$/],
   ['schemaFromJsonSchema: an unknown option', () => schemaFromJsonSchema(jsonSchema, { sortabel: ['postedDate'] } as never), /^schemaFromJsonSchema: unknown option "sortabel"; the options are document, sortable\.$/],
-  ['schemaFromJsonSchema: options that are not an object', () => schemaFromJsonSchema(jsonSchema, 5 as never), /^schemaFromJsonSchema: the options must be an object \(document, sortable\), not 5\.$/],
+  ['schemaFromJsonSchema: options that are not an object', () => schemaFromJsonSchema(jsonSchema, 5 as never), /^schemaFromJsonSchema: the options must be an object \(document, sortable\), not the number 5\.$/],
   ['schemaFromJsonSchema: a document that is not one', () => schemaFromJsonSchema(jsonSchema, { document: 'openapi.json' as never }), /^schemaFromJsonSchema: "document" must be the OpenAPI document or JSON Schema the \$refs point into, not the string "openapi\.json"\.$/],
   // a Result where its value belongs: the commonest slip of a first try
-  ['compile: a Result', () => compile(check('vendorName=acme', vendors) as never), /^compile: expected a Filter \(the value of a successful check\(\) or validate\(\)\), but its "type" is undefined, not "Filter"\. This is a Result: check result\.ok, then pass result\.value\.$/],
-  ['sortItems: a Result', () => sortItems([], check('orderBy=balance', vendors) as never), /^sortItems: the filter must be a checked Filter, with its sort\. This is a Result: check result\.ok, then pass result\.value\.$/],
-  ['toSql: a Result', () => toSql(check('vendorName=acme', vendors) as never, { columns: {} }), /^toSql: the filter must be a checked Filter \(what check or validate returns\), not a Result\. This is a Result: check result\.ok, then pass result\.value\.$/],
+  ['compile: a Result', () => compile(check('vendorName=acme', vendors) as never), /^compile: the filter must be a Filter \(the value of a successful check\(\) or validate\(\)\), not an object\. This is a Result: check result\.ok, then pass result\.value\.$/],
+  ['sortItems: a Result', () => sortItems([], check('orderBy=balance', vendors) as never), /^sortItems: the filter must be a checked Filter, with its sort, not an object\. This is a Result: check result\.ok, then pass result\.value\.$/],
+  ['toSql: a Result', () => toSql(check('vendorName=acme', vendors) as never, { columns: {} }), /^toSql: the filter must be a Filter \(the value of a successful check\(\) or validate\(\)\), not an object\. This is a Result: check result\.ok, then pass result\.value\.$/],
   // the rest
   ['defineSchema: a schema', () => defineSchema(vendors as never), /^defineSchema: this is already a schema: use it as it is\.$/],
   ['splitRequestUrl: a URL object', () => splitRequestUrl(new URL('http://x/a?b=1') as never), /^splitRequestUrl: the URL must be a string \(the request URL as received: path and query\), not a URL\.$/],
@@ -113,7 +113,7 @@ describe('public functions refuse wrong arguments with a TypeError that says wha
   });
 
   it('detectCaseFolding: a connection that is not one, or whose query does not resolve to { rows }', async () => {
-    await expect(detectCaseFolding(undefined as never)).rejects.toThrow(/^detectCaseFolding: expected a connection with a query\(text\) method/);
+    await expect(detectCaseFolding(undefined as never)).rejects.toThrow(/^detectCaseFolding: the connection must be a client with a query\(text\) method, such as a pg Pool or Client, or a PGlite, not undefined\.$/);
     // pg-promise's db.query resolves to the rows themselves.
     const rowsOnly = { query: async () => [{ collname: 'und-x-icu' }] };
     await expect(detectCaseFolding(rowsOnly as never)).rejects.toThrow(new TypeError("detectCaseFolding: the connection's query(text) must resolve to a result with its rows ({ rows: [...] }), as a pg Pool or Client and a PGlite do."));

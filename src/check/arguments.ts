@@ -1,7 +1,9 @@
 import { isObject, wrongArgument } from '../diagnostics/arguments';
 import type { SCALAR_TYPES, Schema } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
-import type { Filter, SortField } from './filter';
+import { isFieldName } from '../syntax/path';
+import { MAX_MS, MIN_MS } from '../values/date';
+import type { Condition, Filter, SortField } from './filter';
 
 /**
  * Checks that `fn` was given a schema made by `defineSchema`, and says what to do with
@@ -9,14 +11,14 @@ import type { Filter, SortField } from './filter';
  * runs on every `check`, and a schema from another copy of the package (ESM and CJS
  * loaded side by side) is as good.
  */
-export function expectSchema(fn: string, schema: unknown): asserts schema is Schema {
+export function expectSchema(fn: string, schema: unknown, what = 'the schema'): asserts schema is Schema {
   if (isObject(schema) && typeof (schema.fields as Schema['fields'] | undefined)?.get === 'function' && typeof (schema.params as Schema['params'] | undefined)?.has === 'function') {
     return;
   }
   const spec = isObject(schema) && isObject(schema.fields) && !('spec' in schema);
   wrongArgument(
     fn,
-    'the schema',
+    what,
     'a schema made by defineSchema()',
     schema,
     spec ? 'This is a schema spec: pass defineSchema(spec) instead, and keep the schema to use it for every request.' : undefined,
@@ -36,7 +38,7 @@ const RESULT_HINT = 'This is a Result: check result.ok, then pass result.value.'
  */
 export function expectAst(fn: string, ast: unknown): asserts ast is FilterAst {
   if (!isObject(ast) || ast.type !== 'Query') {
-    wrongArgument(fn, 'the syntax tree', 'the value of a successful parse() (type "Query")', ast, isResult(ast) ? RESULT_HINT : undefined);
+    wrongArgument(fn, 'the syntax tree', 'the value of a successful parse() (type "Query")', ast, resultHint(ast));
   }
   if (!Array.isArray(ast.filters) || !isObject(ast.params)) wrongArgument(fn, 'the syntax tree', 'a Query with "filters" and "params"', ast);
   ast.filters.forEach((param: unknown, i: number) => {
@@ -81,26 +83,76 @@ export function expectSort(fn: string, sort: unknown): asserts sort is readonly 
   });
 }
 
+/**
+ * Checks that `fn` was given a checked filter (`compile`, `generatedSource`, `toSql`,
+ * `format`): a Filter whose conditions each have a key, a type, a path of field names
+ * (reference §3), and tests of that type with values as `validate` makes them (its sort
+ * is `expectSort`'s, for those that order). A hand-built filter is checked as closely as one from
+ * `check`, so that nothing it holds reaches generated code or SQL unread: never
+ * `undefined` in the text, never a test silently dropped. Other fields (`params`, and
+ * whatever later versions add) are left alone.
+ */
+export function expectFilter(fn: string, filter: unknown): asserts filter is Filter {
+  if (!isObject(filter) || filter.type !== 'Filter') {
+    const hint = isObject(filter) && filter.type === 'Query' ? 'This is a syntax tree: validate(ast, schema) makes its Filter.' : resultHint(filter);
+    wrongArgument(fn, 'the filter', 'a Filter (the value of a successful check() or validate())', filter, hint);
+  }
+  if (!Array.isArray(filter.conditions)) wrongArgument(fn, 'the "conditions" of the filter', 'an array', filter.conditions);
+  filter.conditions.forEach((condition: unknown, index: number) => {
+    const { key, type, path, array, tests } = isObject(condition) ? condition : {};
+    const name = typeof key === 'string' ? `the condition on ${JSON.stringify(key)}` : `condition ${index}`;
+    if (!isObject(condition) || typeof key !== 'string') wrongArgument(fn, name, 'an object with its key, the parameter\'s name as sent', condition);
+    if (!CONDITION_TYPES.includes(type as never)) wrongArgument(fn, `the type of ${name}`, `one of ${CONDITION_TYPES.map((t) => `"${t}"`).join(', ')}`, type);
+    if (!Array.isArray(path) || path.length === 0) wrongArgument(fn, `the path of ${name}`, 'a non-empty array of field names', path);
+    const bad = path.find((part: unknown) => !isFieldName(part));
+    if (bad !== undefined) wrongArgument(fn, `each name in the path of ${name}`, 'a field name (reference §3)', bad);
+    if (array !== undefined && !isFieldName(array)) wrongArgument(fn, `the array of ${name}`, 'a field name (reference §3)', array);
+    // validate never makes a condition without tests, which would mean "is a value of the type".
+    if (!Array.isArray(tests) || tests.length === 0) wrongArgument(fn, `the tests of ${name}`, 'a non-empty array', tests);
+    const test = TEST_OF[type as Condition['type']];
+    tests.forEach((t: unknown, i: number) => {
+      if (!test.valid(t)) wrongArgument(fn, `test ${i} of ${name}`, test.expected, t);
+    });
+  });
+}
+
+const isOperator = (op: unknown): boolean => (OPERATORS as readonly unknown[]).includes(op);
+const isInstant = (t: unknown): boolean => Number.isSafeInteger(t) && (t as number) >= MIN_MS && (t as number) <= MAX_MS;
+
+const NUMBER_TEST = {
+  valid: (t: unknown): boolean => isObject(t) && isOperator(t.op) && typeof t.value === 'number' && Number.isFinite(t.value),
+  expected: '{ op, value } with an operator (eq, gt, gte, lt, lte) and a finite number',
+};
+const TEXT_TEST = {
+  valid: (t: unknown): boolean =>
+    isObject(t) &&
+    ((t.op === 'eq' && typeof t.value === 'string') ||
+      (t.op === 'like' && Array.isArray(t.segments) && t.segments.length >= 2 && t.segments.every((s) => typeof s === 'string'))),
+  expected: '{ op: "eq", value } with a string, or { op: "like", segments } with two strings or more',
+};
+/** What each type of condition holds as its tests (reference §5, §6). */
+const TEST_OF: Record<Condition['type'], { valid: (test: unknown) => boolean; expected: string }> = {
+  number: NUMBER_TEST,
+  string: TEXT_TEST,
+  id: TEXT_TEST,
+  date: {
+    valid: (t) => isObject(t) && isOperator(t.op) && isObject(t.value) && isInstant(t.value.start) && isInstant(t.value.end) && (t.value.start as number) < (t.value.end as number),
+    expected: '{ op, value } with an operator (eq, gt, gte, lt, lte) and a DateRange: whole milliseconds from 0000-01-01 to 10000-01-01, start before end',
+  },
+};
+
 /** Checks that `fn` was given a syntax tree or a checked filter, at its top level. */
 export function expectAstOrFilter(fn: string, query: unknown): asserts query is FilterAst | Filter {
   if (isObject(query) && query.type === 'Filter') {
-    if (!Array.isArray(query.conditions) || !isObject(query.params)) wrongArgument(fn, 'the filter', 'a Filter with "conditions" and "params"', query);
-    query.conditions.forEach((c: unknown, i: number) => {
-      if (!isObject(c) || typeof c.key !== 'string' || !CONDITION_TYPES.includes(c.type as never) || !Array.isArray(c.tests) || !c.tests.every(isObject)) {
-        wrongArgument(fn, `conditions[${i}]`, `a condition with a key, a type (${CONDITION_TYPES.join(', ')}) and tests`, c);
-      }
-    });
+    expectFilter(fn, query);
+    if (!isObject(query.params)) wrongArgument(fn, 'the "params" of the filter', 'an object of the parameters passed through', query.params);
     return;
   }
   if (isObject(query) && query.type === 'Query') return expectAst(fn, query);
-  wrongArgument(fn, 'its argument', 'a Filter (the value of a successful check()) or a syntax tree (of parse())', query, isResult(query) ? RESULT_HINT : undefined);
+  wrongArgument(fn, 'its argument', 'a Filter (the value of a successful check()) or a syntax tree (of parse())', query, resultHint(query));
 }
 
 /** The hint for a `Result` passed where its value belongs (`compile(check(q, schema))`), or nothing. */
 export function resultHint(value: unknown): string | undefined {
-  return isResult(value) ? RESULT_HINT : undefined;
-}
-
-function isResult(value: unknown): boolean {
-  return isObject(value) && typeof value.ok === 'boolean';
+  return isObject(value) && typeof value.ok === 'boolean' ? RESULT_HINT : undefined;
 }

@@ -1,3 +1,4 @@
+import { describe } from '../diagnostics/arguments';
 import { formatClause } from '../syntax/format';
 
 /**
@@ -32,16 +33,6 @@ export function sendable(text: unknown, where: string): string {
   if (text.includes('\0')) throw new TypeError(`${where}: ${JSON.stringify(text)} holds a NUL character (U+0000), which no query can carry.`);
   if (!text.isWellFormed()) throw new TypeError(`${where}: ${JSON.stringify(text)} holds a lone surrogate, which no query can carry.`);
   return text;
-}
-
-/** A value as a programmer error message names it: its type, and the value when short. */
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `the ${typeof value} ${String(value)}`;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : 'a Date';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value;
 }
 
 /**

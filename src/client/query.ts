@@ -5,7 +5,8 @@ import type { Field, FieldValueTypes, InferFields, InferParams, InferSortable, P
 import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '../syntax/ast';
 import { formatDate, instantOf, readDate, type DateRange } from '../values/date';
 import { formatNumber } from '../values/number';
-import { describe, sendable, shown } from './literal';
+import { describe } from '../diagnostics/arguments';
+import { sendable, shown } from './literal';
 
 /**
  * The typed query builder of reference §11. It writes the query from its own calls, with the

@@ -7,21 +7,23 @@ import { quote, type Diagnostic } from './diagnostic';
  */
 
 /**
- * What a value is, for a message: `undefined`, `null`, `-1`, `true`, `the string "abc"`,
- * `a function`, `an array`, `a Map`, `an instance of Vendor`, `an object`.
+ * What a value is, for a message: `undefined`, `null`, `the number -1`, `the boolean true`,
+ * `the string "abc"`, `a function`, `an array`, `a Date`, `a Map`, `an instance of Vendor`,
+ * `an object`.
  */
 export function describe(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'number' || typeof value === 'boolean') return `the ${typeof value} ${String(value)}`;
+  if (typeof value === 'bigint') return `the bigint ${value}n`;
   if (typeof value === 'string') return `the string ${quote(value)}`;
-  if (Array.isArray(value)) return 'an array';
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : 'an array';
   if (typeof value !== 'object') return withArticle(typeof value);
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto === Object.prototype || proto === null) return 'an object';
   try {
     const tag = Object.prototype.toString.call(value).slice(8, -1);
+    if (tag === 'Date') return Number.isNaN(Date.prototype.getTime.call(value)) ? 'an invalid Date' : 'a Date';
     if (tag !== 'Object') return withArticle(tag);
     const name: unknown = (proto as { constructor?: { name?: unknown } }).constructor?.name;
     return typeof name === 'string' && name !== '' ? `an instance of ${name}` : 'an object with a prototype';

@@ -1,7 +1,9 @@
 import type { Filter } from '../check/filter';
 import { closurePredicate, type Predicate } from './closures';
 import { generate, generatedPredicate } from './codegen';
-import { assertFilter, describe, planFilter } from './plan';
+import { expectFilter } from '../check/arguments';
+import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { planFilter } from './plan';
 
 /** A compiled filter (defined with the closures, which exist without code generation). */
 export type { Predicate };
@@ -40,7 +42,7 @@ const OPTION_NAMES = ['caseInsensitive', 'codegen'];
  */
 export function compile(filter: Filter, options?: CompileOptions): Predicate {
   const { caseInsensitive, codegen } = readOptions(options, 'compile');
-  assertFilter(filter, 'compile');
+  expectFilter('compile', filter);
   const plan = planFilter(filter, caseInsensitive);
   return (codegen ? generatedPredicate(plan) : undefined) ?? closurePredicate(plan);
 }
@@ -54,19 +56,14 @@ export function compile(filter: Filter, options?: CompileOptions): Predicate {
  */
 export function generatedSource(filter: Filter, options?: Pick<CompileOptions, 'caseInsensitive'>): string {
   const { caseInsensitive } = readOptions(options, 'generatedSource');
-  assertFilter(filter, 'generatedSource');
+  expectFilter('generatedSource', filter);
   return generate(planFilter(filter, caseInsensitive).shape);
 }
 
 function readOptions(options: CompileOptions | undefined, caller: string): { caseInsensitive: boolean; codegen: boolean } {
-  if (options === undefined) return { caseInsensitive: false, codegen: true };
-  const fail = (what: string): never => {
-    throw new TypeError(`${caller}: expected options { caseInsensitive?: boolean, codegen?: boolean }, but ${what}.`);
-  };
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) fail(`got ${describe(options)}`);
-  for (const key of Object.keys(options)) if (!OPTION_NAMES.includes(key)) fail(`got the unknown option ${JSON.stringify(key)}`);
-  const { caseInsensitive = false, codegen = true } = options;
-  if (typeof caseInsensitive !== 'boolean') fail(`"caseInsensitive" is ${describe(caseInsensitive)}`);
-  if (typeof codegen !== 'boolean') fail(`"codegen" is ${describe(codegen)}`);
+  checkOptions(caller, options, OPTION_NAMES);
+  const { caseInsensitive = false, codegen = true } = options ?? {};
+  if (typeof caseInsensitive !== 'boolean') wrongArgument(caller, '"caseInsensitive"', 'true or false', caseInsensitive);
+  if (typeof codegen !== 'boolean') wrongArgument(caller, '"codegen"', 'true or false', codegen);
   return { caseInsensitive, codegen };
 }

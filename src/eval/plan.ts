@@ -1,9 +1,7 @@
-import { resultHint } from '../check/arguments';
 import { dateBounds, numberBounds } from '../check/bounds';
 import type { Condition, DateTest, Filter, NumberTest, TextTest } from '../check/filter';
-import { OPERATORS } from '../syntax/ast';
-import { isFieldName } from '../syntax/path';
 import { foldCase } from '../values/case';
+import { nextDouble } from '../values/number';
 import { likeForm, likeOperands, type LikeForm } from './like';
 
 /**
@@ -113,8 +111,8 @@ function planTests(condition: Condition, caseInsensitive: boolean): { shapes: Te
       const bounds = numberBounds(condition.tests);
       // An empty interval is one that nothing is in, with the same code as any other.
       if (bounds === undefined) return { shapes: [RANGE], values: [Infinity, -Infinity] };
-      const lo = bounds.loOpen ? nextUp(bounds.lo) : bounds.lo;
-      const hi = bounds.hiOpen ? -nextUp(-bounds.hi) : bounds.hi;
+      const lo = bounds.loOpen ? nextDouble(bounds.lo, 1) : bounds.lo;
+      const hi = bounds.hiOpen ? nextDouble(bounds.hi, -1) : bounds.hi;
       return { shapes: [RANGE], values: [lo, hi] };
     }
     case 'date': {
@@ -167,90 +165,4 @@ const EQUAL: TestShape = { kind: 'equal' };
 function idNumber(text: string): number {
   const n = Number(text);
   return Number.isSafeInteger(n) && String(n) === text ? n : NaN;
-}
-
-/** One double and its 64 bits, over one buffer; made by a call marked pure, which a bundle that compiles nothing drops. */
-const double = /* @__PURE__ */ doubleAndBits();
-
-function doubleAndBits(): { readonly value: Float64Array; readonly bits: BigInt64Array } {
-  const value = new Float64Array(1);
-  return { value, bits: new BigInt64Array(value.buffer) };
-}
-
-/**
- * The least double above `x` (finite `x`): data holds doubles, so `n > x` is
- * `n >= nextUp(x)`, and every interval can be closed at both ends.
- */
-export function nextUp(x: number): number {
-  if (x === 0) return Number.MIN_VALUE;
-  const { value, bits } = double;
-  value[0] = x;
-  bits[0] = bits[0]! + (x > 0 ? 1n : -1n);
-  return value[0]!;
-}
-
-// ---------------------------------------------------------------- argument checks
-
-/**
- * Throws a `TypeError` unless `filter` is a Filter as `validate` and `check` make them:
- * a programmer error (a hand-built filter, or something else passed), said in terms of
- * what was expected. Only what the evaluators read is checked; other fields (`params`,
- * and whatever later versions add) are left alone.
- */
-export function assertFilter(filter: unknown, caller: string): asserts filter is Filter {
-  const fail = (what: string): never => {
-    const hint = resultHint(filter);
-    throw new TypeError(`${caller}: expected a Filter (the value of a successful check() or validate()), but ${what}.${hint === undefined ? '' : ` ${hint}`}`);
-  };
-  if (typeof filter !== 'object' || filter === null) fail(`got ${describe(filter)}`);
-  const f = filter as { type?: unknown; conditions?: unknown };
-  if (f.type !== 'Filter') fail(`its "type" is ${describe(f.type)}, not "Filter"`);
-  if (!Array.isArray(f.conditions)) fail('its "conditions" is not an array');
-  (f.conditions as unknown[]).forEach((condition, i) => {
-    const problem = conditionProblem(condition);
-    if (problem !== undefined) fail(`condition ${i} ${problem}`);
-  });
-}
-
-function conditionProblem(condition: unknown): string | undefined {
-  if (typeof condition !== 'object' || condition === null) return `is ${describe(condition)}`;
-  const { type, path, array, tests } = condition as Partial<Record<keyof Condition, unknown>>;
-  if (type !== 'number' && type !== 'date' && type !== 'string' && type !== 'id') return `has the unknown type ${describe(type)}`;
-  if (!Array.isArray(path) || path.length === 0) return 'has no "path" (an array of property names)';
-  const names = array === undefined ? path : [array, ...path];
-  const bad = names.findIndex((name) => !isFieldName(name));
-  if (bad !== -1) return `has the property name ${describe(names[bad])}, which is not a field name`;
-  if (!Array.isArray(tests) || tests.length === 0) return 'has no "tests"';
-  const valid = type === 'number' ? isNumberTest : type === 'date' ? isDateTest : isTextTest;
-  const index = tests.findIndex((t) => !valid(t));
-  return index === -1 ? undefined : `has a test that is not a ${type} test: ${describe(tests[index])}`;
-}
-
-const isOperator = (op: unknown): boolean => (OPERATORS as readonly unknown[]).includes(op);
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
-function isNumberTest(test: unknown): test is NumberTest {
-  return isObject(test) && isOperator(test.op) && typeof test.value === 'number' && Number.isFinite(test.value);
-}
-
-function isDateTest(test: unknown): test is DateTest {
-  if (!isObject(test) || !isOperator(test.op) || !isObject(test.value)) return false;
-  const { start, end } = test.value;
-  return typeof start === 'number' && typeof end === 'number' && Number.isFinite(start) && Number.isFinite(end) && start < end;
-}
-
-function isTextTest(test: unknown): test is TextTest {
-  if (!isObject(test)) return false;
-  if (test.op === 'eq') return typeof test.value === 'string';
-  const segments = test.segments;
-  return test.op === 'like' && Array.isArray(segments) && segments.length >= 2 && segments.every((s) => typeof s === 'string');
-}
-
-/** A short description of a value for a TypeError: its type, and the value when short. */
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return value.length <= 40 ? JSON.stringify(value) : `a string of ${value.length} characters`;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'undefined') return String(value);
-  return `a${typeof value === 'object' ? 'n' : ''} ${typeof value}`;
 }

@@ -1,6 +1,6 @@
 import { expectSort, resultHint } from '../check/arguments';
 import type { Filter, SortField } from '../check/filter';
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { checkOptions, isObject, wrongArgument } from '../diagnostics/arguments';
 import { foldCase } from '../values/case';
 import { instantOf } from '../values/date';
 import { numberFromData } from '../values/number';
@@ -25,12 +25,9 @@ export type SortOptions = Pick<CompileOptions, 'caseInsensitive'>;
  * throwing getter or proxy) is left out. Never throws on data.
  */
 export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort'>, options?: SortOptions): T[] {
-  if (!Array.isArray(items)) throw new TypeError('sortItems: items must be an array.');
-  const sort = filter?.sort;
-  if (!Array.isArray(sort)) {
-    const hint = resultHint(filter);
-    throw new TypeError(`sortItems: the filter must be a checked Filter, with its sort.${hint === undefined ? '' : ` ${hint}`}`);
-  }
+  if (!Array.isArray(items)) wrongArgument('sortItems', 'the items', 'an array', items);
+  const sort = isObject(filter) ? filter.sort : undefined;
+  if (!Array.isArray(sort)) wrongArgument('sortItems', 'the filter', 'a checked Filter, with its sort', filter, resultHint(filter));
   expectSort('sortItems', sort);
   checkOptions('sortItems', options, SORT_OPTIONS);
   const fold = options?.caseInsensitive ?? false;

@@ -11,8 +11,9 @@ import {
   type Limits,
   type ProblemDetails,
   type ProblemOptions,
-  type Schema,
 } from '../index';
+import { expectSchema } from '../check/arguments';
+import { checkOptions, isObject, wrongArgument } from '../diagnostics/arguments';
 
 /**
  * What every server adapter takes: how to check (reference §7's limits, extra pass-through
@@ -54,43 +55,35 @@ export type RequestChecker = (url: string) => RequestOutcome;
  * schemas later (Fastify's routes).
  */
 export function adapterSettings(who: string, options: unknown): (schema: unknown, where: string) => RequestChecker {
-  if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options))) {
-    wrong(who, 'its options', 'an object', options);
-  }
+  checkOptions(who, options, OPTION_KEYS);
   const given = (options ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
-    if (!OPTION_KEYS.includes(key)) throw new TypeError(`${who}: unknown option ${JSON.stringify(key)} (expected ${OPTION_KEYS.join(', ')}).`);
-  }
-  if (given.onError !== undefined && typeof given.onError !== 'function') wrong(who, '"onError"', 'a function', given.onError);
+  if (given.onError !== undefined && typeof given.onError !== 'function') wrongArgument(who, '"onError"', 'a function', given.onError);
   const params = given.params;
-  if (params !== undefined && (!Array.isArray(params) || !params.every((p) => typeof p === 'string'))) wrong(who, '"params"', 'an array of strings', params);
+  if (params !== undefined && (!Array.isArray(params) || !params.every((p) => typeof p === 'string'))) wrongArgument(who, '"params"', 'an array of strings', params);
   const problem = given.problem;
   if (problem !== undefined) {
-    if (typeof problem !== 'object' || problem === null) wrong(who, '"problem"', 'an object: { type?, title? }', problem);
+    if (!isObject(problem)) wrongArgument(who, '"problem"', 'an object: { type?, title? }', problem);
     for (const [key, value] of Object.entries(problem)) {
       if (key !== 'type' && key !== 'title') throw new TypeError(`${who}: "problem" has the unknown property ${JSON.stringify(key)} (expected type, title).`);
-      if (typeof value !== 'string') wrong(who, `"problem.${key}"`, 'a string', value);
+      if (typeof value !== 'string') wrongArgument(who, `"problem.${key}"`, 'a string', value);
     }
   }
   const limits = given.limits as Partial<Limits> | undefined;
-  const checkOptions: CheckOptions = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
+  const checking: CheckOptions = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
   // Parsing an empty query once refuses bad limits now (a TypeError), not on some request;
   // the mistake is in this adapter's options, so its message names the adapter.
   try {
-    parse('', checkOptions);
+    parse('', checking);
   } catch (error) {
     if (error instanceof TypeError) throw new TypeError(error.message.replace(/^parse: /, `${who}: `));
     throw error;
   }
   const labels = (problem ?? {}) as ProblemLabels;
   return (schema, where) => {
-    if (!isSchema(schema)) {
-      const spec = typeof schema === 'object' && schema !== null && 'fields' in schema;
-      wrong(who, where, `a schema made by defineSchema()${spec ? ' (this looks like a schema spec: pass defineSchema(spec))' : ''}`, schema);
-    }
+    expectSchema(who, schema, where);
     return (url) => {
       const { pathname, search } = splitRequestUrl(url);
-      const result = check(search, schema, checkOptions);
+      const result = check(search, schema, checking);
       if (result.ok) return result;
       return { ok: false, errors: result.errors, problem: toProblemDetails(result.errors, { ...labels, instance: pathname }) };
     };
@@ -98,16 +91,3 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
 }
 
 const OPTION_KEYS = ['limits', 'params', 'problem', 'onError'];
-
-/** Structural, so that a schema from another copy of the package (ESM beside CJS) is as good. */
-function isSchema(value: unknown): value is Schema {
-  if (typeof value !== 'object' || value === null) return false;
-  const { fields, params, sortParam } = value as Partial<Record<keyof Schema, unknown>>;
-  return fields instanceof Map && params instanceof Set && typeof sortParam === 'string';
-}
-
-function wrong(who: string, what: string, expected: string, value: unknown): never {
-  const kind = typeof value;
-  const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : kind === 'undefined' ? kind : `${kind === 'object' ? 'an' : 'a'} ${kind}`;
-  throw new TypeError(`${who}: ${what} must be ${expected}, not ${got}.`);
-}

@@ -60,7 +60,7 @@ export function schemaFromJsonSchema(jsonSchema: object, options?: JsonSchemaOpt
     return mapped;
   });
   if (fields === undefined) {
-    throw new TypeError('schemaFromJsonSchema: expected the JSON Schema of an object, with "properties" (an OpenAPI component schema).');
+    wrongArgument('schemaFromJsonSchema', 'the JSON Schema', 'the schema of an object, with "properties" (an OpenAPI component schema)', jsonSchema);
   }
   for (const name of options?.sortable ?? []) {
     const field = Object.hasOwn(fields, name) ? fields[name] : undefined;

@@ -1,3 +1,4 @@
+import { expectSchema } from '../check/arguments';
 import { checkOptions, wrongArgument } from '../diagnostics/arguments';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
 import { PROBLEM_CONTENT_TYPE } from '../diagnostics/problem';
@@ -49,9 +50,7 @@ export interface OpenApiOptions {
  * refused. Plain data, ready to go under an operation's `parameters`.
  */
 export function openApiParameters(schema: Schema, options?: OpenApiOptions): OpenApiParameter[] {
-  if (typeof schema !== 'object' || schema === null || !(schema.fields instanceof Map)) {
-    throw new TypeError('openApiParameters: the schema must be a schema made by defineSchema().');
-  }
+  expectSchema('openApiParameters', schema);
   checkOptions('openApiParameters', options, ['caseInsensitive']);
   const caseInsensitive = options?.caseInsensitive ?? false;
   if (typeof caseInsensitive !== 'boolean') wrongArgument('openApiParameters', '"caseInsensitive"', 'true or false', caseInsensitive);

@@ -1,8 +1,8 @@
-import { expectSort, resultHint } from '../check/arguments';
+import { expectFilter, expectSort } from '../check/arguments';
+import { checkOptions, wrongArgument } from '../diagnostics/arguments';
 import type { Filter } from '../check/filter';
 import type { CompileOptions } from '../eval/compile';
-import { OPERATORS } from '../syntax/ast';
-import { documentCondition, END_MS, FIRST_MS, type DocumentTarget } from './document';
+import { documentCondition, type DocumentTarget } from './document';
 import { orderBy } from './order';
 import { numbered, Parameters, templated, type SqlValue } from './parameters';
 import { relationalCondition, type RelationalTarget } from './relational';
@@ -67,9 +67,9 @@ export type SqlTemplate = [strings: TemplateStringsArray, ...values: SqlValue[]]
  * later; `caseInsensitive` needs a `caseFolding` the server supports.
  */
 export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): SqlQuery {
-  checkOptions(options, SQL_OPTIONS);
+  checkOptions('toSql', options, SQL_OPTIONS);
   const first = options?.firstParam ?? 1;
-  if (!Number.isSafeInteger(first) || first < 1) throw new TypeError(`toSql: firstParam must be a positive integer, not ${shown(first)}.`);
+  if (!Number.isSafeInteger(first) || first < 1) wrongArgument('toSql', '"firstParam"', 'a positive integer', first);
   const { text, values, orderBy } = translate(filter, target, options);
   return { text: numbered(text, first), values, orderBy };
 }
@@ -87,7 +87,7 @@ export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<
   if ((options as SqlOptions | undefined)?.tieBreaker !== undefined) {
     throw new TypeError('toSqlTemplate: tieBreaker does not apply: the template is the WHERE expression; take the ORDER BY clause from toSql.');
   }
-  checkOptions(options, TEMPLATE_OPTIONS, 'toSqlTemplate');
+  checkOptions('toSqlTemplate', options, TEMPLATE_OPTIONS);
   const { text, values } = translate(filter, target, options);
   const parts = templated(text, values);
   const strings = Object.freeze(Object.assign(parts.strings, { raw: Object.freeze([...parts.strings]) }));
@@ -96,12 +96,14 @@ export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<
 
 /** The SQL with parameter markers (see `Parameters`) and the ORDER BY clause, after checking every argument. */
 function translate(filter: Filter, target: SqlTarget, options: SqlOptions | undefined): { text: string; values: SqlValue[]; orderBy: string } {
-  checkFilter(filter);
+  expectFilter('toSql', filter);
+  // A hand-built filter of the shape before sorting has no sort: nothing to order by.
+  if (filter.sort !== undefined) expectSort('toSql', filter.sort);
   if (typeof target !== 'object' || target === null) {
-    throw new TypeError(`toSql: the target must be { columns, table?, arrays? } for a table, or { document, table? } for a jsonb column, not ${shown(target)}.`);
+    wrongArgument('toSql', 'the target', '{ columns, table?, arrays? } for a table, or { document, table? } for a jsonb column', target);
   }
   const tieBreaker = options?.tieBreaker === undefined ? [] : typeof options.tieBreaker === 'string' ? [options.tieBreaker] : options.tieBreaker;
-  if (!Array.isArray(tieBreaker)) throw new TypeError('toSql: tieBreaker must be a column name or an array of column names.');
+  if (!Array.isArray(tieBreaker)) wrongArgument('toSql', '"tieBreaker"', 'a column name or an array of column names', tieBreaker);
   const params = new Parameters();
   const text = textComparison(options);
   const conditions = filter.conditions.map((condition) =>
@@ -119,94 +121,14 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
 const SQL_OPTIONS = ['caseInsensitive', 'caseFolding', 'firstParam', 'tieBreaker'];
 const TEMPLATE_OPTIONS = ['caseInsensitive', 'caseFolding'];
 
-/** An options object of known names only: a misspelt `tiebreaker` would leave the order without its tie-breaker, without a word. */
-function checkOptions(options: unknown, known: readonly string[], fn = 'toSql'): asserts options is SqlOptions | undefined {
-  if (options === undefined) return;
-  if (!isObject(options)) throw new TypeError(`${fn}: options must be an object, not ${shown(options)}.`);
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`${fn}: unknown option ${JSON.stringify(key)}; the options are ${known.join(', ')}.`);
-  }
-}
-
 function textComparison(options: SqlOptions | undefined): TextComparison {
   const caseInsensitive = options?.caseInsensitive;
   const folding = options?.caseFolding ?? 'pg_c_utf8';
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') {
-    throw new TypeError(`toSql: caseInsensitive must be a boolean, not ${shown(caseInsensitive)}.`);
+    wrongArgument('toSql', '"caseInsensitive"', 'true or false', caseInsensitive);
   }
   if (!(CASE_FOLDINGS as readonly unknown[]).includes(folding)) {
-    throw new TypeError(`toSql: caseFolding must be one of ${CASE_FOLDINGS.map((f) => `"${f}"`).join(', ')}, not ${shown(folding)}.`);
+    wrongArgument('toSql', '"caseFolding"', `one of ${CASE_FOLDINGS.map((f) => `"${f}"`).join(', ')}`, folding);
   }
   return caseInsensitive === true ? { caseInsensitive, folding } : { caseInsensitive: false };
-}
-
-// ---------------------------------------------------------------- hand-built filters
-
-/**
- * A filter from `check` or `validate` is well formed; one built by hand may not be, and
- * anything it holds that the SQL would not mean is refused here, before any SQL is
- * written: never `undefined` in the text, never a test silently dropped.
- */
-function checkFilter(filter: unknown): asserts filter is Filter {
-  if (!isObject(filter) || !Array.isArray(filter.conditions)) {
-    const hint = resultHint(filter);
-    throw new TypeError(`toSql: the filter must be a checked Filter (what check or validate returns), not ${hint === undefined ? shown(filter) : 'a Result'}.${hint === undefined ? '' : ` ${hint}`}`);
-  }
-  filter.conditions.forEach(checkCondition);
-  // A hand-built filter of the shape before sorting has no sort: nothing to order by.
-  if (filter.sort !== undefined) expectSort('toSql', filter.sort);
-}
-
-const TYPES = ['number', 'date', 'string', 'id'];
-
-function checkCondition(condition: unknown, index: number): void {
-  if (!isObject(condition)) throw new TypeError(`toSql: condition ${index} of the filter must be an object, not ${shown(condition)}.`);
-  const { type, key, path, array, tests } = condition;
-  const name = typeof key === 'string' ? `the condition on ${JSON.stringify(key)}` : `condition ${index}`;
-  if (typeof key !== 'string') throw new TypeError(`toSql: ${name} needs its key, the parameter's name as sent.`);
-  if (!TYPES.includes(type as string)) throw new TypeError(`toSql: ${name} has the type ${shown(type)}; expected "number", "date", "string" or "id".`);
-  if (!Array.isArray(path) || path.length === 0 || !path.every((part) => typeof part === 'string')) {
-    throw new TypeError(`toSql: ${name} needs a path, a non-empty array of property names.`);
-  }
-  if (array !== undefined && typeof array !== 'string') throw new TypeError(`toSql: the array of ${name} must be a name, not ${shown(array)}.`);
-  // validate never makes one; a condition without tests would mean "is a value of the type".
-  if (!Array.isArray(tests) || tests.length === 0) throw new TypeError(`toSql: ${name} has no tests.`);
-  for (const test of tests) {
-    const problem = isObject(test) ? testProblem(type as string, test) : 'is not an object';
-    if (problem !== undefined) throw new TypeError(`toSql: a test of ${name} ${problem}: ${shown(test)}.`);
-  }
-}
-
-/** What is wrong with one test of a condition of this type, if anything. */
-function testProblem(type: string, { op, value, segments }: Record<string, unknown>): string | undefined {
-  if (type === 'string' || type === 'id') {
-    if (op === 'eq') return typeof value === 'string' ? undefined : 'needs a string value';
-    if (op === 'like') return Array.isArray(segments) && segments.length > 0 && segments.every((s) => typeof s === 'string') ? undefined : 'needs segments, an array of strings';
-    return `has the operator ${shown(op)}; a ${type} test is "eq" or "like"`;
-  }
-  if (!(OPERATORS as readonly unknown[]).includes(op)) return `has the operator ${shown(op)}; expected one of ${OPERATORS.join(', ')}`;
-  if (type === 'number') return typeof value === 'number' && Number.isFinite(value) ? undefined : 'needs a finite number value';
-  if (!isObject(value)) return 'needs a DateRange value';
-  const { start, end } = value;
-  const instant = (t: unknown) => Number.isSafeInteger(t) && (t as number) >= FIRST_MS && (t as number) <= END_MS;
-  return instant(start) && instant(end) && (start as number) < (end as number) ? undefined : 'needs a DateRange value: whole milliseconds from 0000-01-01 to 10000-01-01, start before end';
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
-/** A value for a message: strings quoted, objects named by kind (they may be large or cyclic). */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object' && value !== null) {
-    try {
-      const json = JSON.stringify(value);
-      return json.length <= 120 ? json : 'an object';
-    } catch {
-      return 'an object';
-    }
-  }
-  return String(value);
 }

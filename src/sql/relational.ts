@@ -2,7 +2,7 @@ import { dateBounds, numberBounds } from '../check/bounds';
 import type { Condition, DateTest, NumberTest } from '../check/filter';
 import { lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
-import { nextDouble } from './rounding';
+import { nextDouble } from '../values/number';
 import { textTests, type TextComparison } from './text';
 
 /**

@@ -34,17 +34,6 @@ export function roundingInterval(q: number): RoundingInterval {
   };
 }
 
-/**
- * The double next to a finite `q` towards +∞ (`step` 1) or −∞ (−1), by its bit pattern:
- * "greater than q" is "at least the next double up" for any value that is a double.
- */
-export function nextDouble(q: number, step: 1 | -1): number {
-  if (q === 0) return step * Number.MIN_VALUE;
-  view.setFloat64(0, Math.abs(q));
-  view.setBigUint64(0, view.getBigUint64(0) + (Math.sign(q) === step ? 1n : -1n));
-  return Math.sign(q) * view.getFloat64(0);
-}
-
 const view = /* @__PURE__ */ new DataView(/* @__PURE__ */ new ArrayBuffer(8));
 
 function bitsOf(q: number): bigint {

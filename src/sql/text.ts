@@ -1,4 +1,5 @@
 import type { TextTest } from '../check/filter';
+import { wrongArgument } from '../diagnostics/arguments';
 import { foldCase } from '../values/case';
 import type { Parameters } from './parameters';
 
@@ -102,7 +103,7 @@ export async function detectCaseFolding(client: QueryClient): Promise<CaseFoldin
 /** Every case folding a connection supports, best first; `ascii` always. */
 export async function supportedCaseFoldings(client: QueryClient): Promise<CaseFolding[]> {
   if (typeof client !== 'object' || client === null || typeof client.query !== 'function') {
-    throw new TypeError('detectCaseFolding: expected a connection with a query(text) method, such as a pg Pool or Client, or a PGlite.');
+    wrongArgument('detectCaseFolding', 'the connection', 'a client with a query(text) method, such as a pg Pool or Client, or a PGlite', client);
   }
   const result: unknown = await client.query(
     `SELECT collname FROM pg_catalog.pg_collation

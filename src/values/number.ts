@@ -69,3 +69,16 @@ export function numberFromData(value: unknown): number | undefined {
   const n = readNumber(value, false);
   return typeof n === 'number' ? n : undefined;
 }
+
+/**
+ * The double next to a finite `q` towards +∞ (`step` 1) or −∞ (−1), by its bit pattern:
+ * "greater than q" is "at least the next double up" for any value that is a double.
+ */
+export function nextDouble(q: number, step: 1 | -1): number {
+  if (q === 0) return step * Number.MIN_VALUE;
+  nextView.setFloat64(0, Math.abs(q));
+  nextView.setBigUint64(0, nextView.getBigUint64(0) + (Math.sign(q) === step ? 1n : -1n));
+  return Math.sign(q) * nextView.getFloat64(0);
+}
+
+const nextView = /* @__PURE__ */ new DataView(/* @__PURE__ */ new ArrayBuffer(8));

@@ -379,7 +379,7 @@ describe('messages and hints', () => {
   it.each<[unknown, string]>([
     [undefined, 'undefined'],
     [null, 'null'],
-    [42, '42'],
+    [42, 'the number 42'],
     [new Map(), 'a Map'],
   ])('say what a query that is not one is: %s', (input, what) => {
     const result = check(input as QueryInput, vendors);

@@ -221,7 +221,7 @@ describe('query: a wrong call from plain JavaScript throws a TypeError that name
     ['a fractional offset', () => q.offset!(1.5), 'offset(1.5): expected a whole number from 0 to 9007199254740991, not the number 1.5.'],
     ['a string limit', () => q.limit!('10'), 'limit("10"): expected a whole number from 1 to 500, not the string "10".'],
     // The call in the message never throws for what JSON cannot write.
-    ['a BigInt path', () => q.where!(1n, 'eq', 1), 'where(the bigint 1, "eq", …): the bigint 1 is not a filterable path of this schema'],
+    ['a BigInt path', () => q.where!(1n, 'eq', 1), 'where(the bigint 1n, "eq", …): the bigint 1n is not a filterable path of this schema'],
     ['a cyclic path', () => q.where!(cyclic, 'eq', 1), 'where(an object, "eq", …): an object is not a filterable path of this schema'],
     ['an object limit', () => q.limit!({}), 'limit(an object): expected a whole number from 1 to 500, not an object.'],
     ['paging a schema without paging', () => (query(defineSchema({ fields: { a: 'number' } })) as unknown as typeof q).limit!(5), 'limit: this schema does not page its results (it has no "paging").'],

@@ -47,18 +47,18 @@ describe.each([
 
 describe('qsfilter/express: set-up errors', () => {
   it.each<[string, () => unknown, RegExp]>([
-    ['a schema spec', () => adapter.filterQuery({ fields: { a: 'number' } } as never), /the schema must be a schema made by defineSchema\(\) \(this looks like a schema spec/],
+    ['a schema spec', () => adapter.filterQuery({ fields: { a: 'number' } } as never), /the schema must be a schema made by defineSchema\(\), not an object\. This is a schema spec/],
     ['no schema', () => adapter.filterQuery(undefined as never), /the schema must be a schema made by defineSchema\(\), not undefined/],
     ['an unknown option', () => adapter.filterQuery(invoices, { caseInsensitive: true } as never), /unknown option "caseInsensitive"/],
-    ['options that are no object', () => adapter.filterQuery(invoices, 'strict' as never), /^qsfilter\/express filterQuery: its options must be an object, not a string\.$/],
+    ['options that are no object', () => adapter.filterQuery(invoices, 'strict' as never), /^qsfilter\/express filterQuery: the options must be an object \(limits, params, problem, onError\), not the string "strict"\.$/],
     ['params that are no strings', () => adapter.filterQuery(invoices, { params: [1] } as never), /"params" must be an array of strings/],
     ['a problem label that is no string', () => adapter.filterQuery(invoices, { problem: { title: 5 } } as never), /"problem.title" must be a string/],
     ['an unknown problem label', () => adapter.filterQuery(invoices, { problem: { instance: '/x' } } as never), /"problem" has the unknown property "instance"/],
     // The limits are checked by parse, but the mistake is in the middleware's options, which the message names.
-    ['a bad limit', () => adapter.filterQuery(invoices, { limits: { maxClauses: 1.5 } }), /^qsfilter\/express filterQuery: the limit "maxClauses" must be a non-negative integer or Infinity, not 1\.5\.$/],
+    ['a bad limit', () => adapter.filterQuery(invoices, { limits: { maxClauses: 1.5 } }), /^qsfilter\/express filterQuery: the limit "maxClauses" must be a non-negative integer or Infinity, not the number 1\.5\.$/],
     ['a misspelt limit', () => adapter.filterQuery(invoices, { limits: { maxClause: 1 } as never }), /^qsfilter\/express filterQuery: unknown limit "maxClause"/],
     ['"__proto__" passed through', () => adapter.filterQuery(invoices, { params: ['__proto__'] }), /^qsfilter\/express filterQuery: "__proto__" cannot be a pass-through parameter\.$/],
-    ['a schema that is a string', () => adapter.filterQuery('invoices' as never), /the schema must be a schema made by defineSchema\(\), not a string\.$/],
+    ['a schema that is a string', () => adapter.filterQuery('invoices' as never), /the schema must be a schema made by defineSchema\(\), not the string "invoices"\.$/],
     ['onError that is no function', () => adapter.filterQuery(invoices, { onError: true } as never), /"onError" must be a function/],
   ])('%s is a TypeError when the middleware is made', (_name, make, message) => {
     expect(make).toThrow(TypeError);

@@ -65,7 +65,7 @@ describe('qsfilter/fastify: options', () => {
   it('refuses bad options and a route\'s bad schema when the app is set up, with a TypeError', async () => {
     const cases: [string, (app: ReturnType<typeof Fastify>) => PromiseLike<unknown>, RegExp][] = [
       ['an unknown option', (app) => app.register(adapter.qsfilter, { limit: 5 } as never), /unknown option "limit"/],
-      ['a bad limit', (app) => app.register(adapter.qsfilter, { limits: { maxParams: -1 } }), /^qsfilter\/fastify: the limit "maxParams" must be a non-negative integer or Infinity, not -1\.$/],
+      ['a bad limit', (app) => app.register(adapter.qsfilter, { limits: { maxParams: -1 } }), /^qsfilter\/fastify: the limit "maxParams" must be a non-negative integer or Infinity, not the number -1\.$/],
       ['onError that is no function', (app) => app.register(adapter.qsfilter, { onError: 'x' } as never), /"onError" must be a function/],
       [
         'a schema spec instead of a schema',
@@ -74,7 +74,7 @@ describe('qsfilter/fastify: options', () => {
           app.get('/x', { config: { filter: { fields: {} } as never } }, () => 'x');
           return app.ready();
         },
-        /config.filter of GET \/x must be a schema made by defineSchema\(\) \(this looks like a schema spec/,
+        /config.filter of GET \/x must be a schema made by defineSchema\(\), not an object\. This is a schema spec/,
       ],
     ];
     for (const [name, setUp, message] of cases) {

@@ -197,7 +197,7 @@ describe('schemaFromJsonSchema: each kind of property', () => {
 
   it('throws a TypeError for what is not an object schema, or a sortable name that did not map', () => {
     expect(() => schemaFromJsonSchema({ type: 'string' })).toThrow(TypeError);
-    expect(() => schemaFromJsonSchema({ $ref: '#/components/schemas/GetInvoiceV2Data' })).toThrow(/expected the JSON Schema of an object/);
+    expect(() => schemaFromJsonSchema({ $ref: '#/components/schemas/GetInvoiceV2Data' })).toThrow(/the JSON Schema must be the schema of an object, with "properties"/);
     expect(() => schemaFromJsonSchema(null as never)).toThrow(TypeError);
     expect(() => schemaFromJsonSchema(invoiceItem, { document: railz, sortable: ['lines'] })).toThrow(/"sortable" names "lines"/);
     expect(() => schemaFromJsonSchema(invoiceItem, { document: railz, sortable: ['passThrough'] })).toThrow(TypeError);

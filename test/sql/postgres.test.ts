@@ -239,7 +239,7 @@ describe('toSql', () => {
     expect(() => toSql(filterOf('totalAmount=1'), { columns: { totalAmount: 'a\0b' } })).toThrow(TypeError);
     const empty = filterOf('totalAmount=1');
     const withoutTests: Filter = { ...empty, conditions: [{ ...empty.conditions[0]!, type: 'number', tests: [] }] };
-    expect(() => toSql(withoutTests, { document: 'doc' })).toThrow(/"totalAmount" has no tests/);
+    expect(() => toSql(withoutTests, { document: 'doc' })).toThrow(/the tests of the condition on "totalAmount" must be a non-empty array, not an empty array/);
   });
 
   it('throws a TypeError for a hand-built condition it cannot translate, never writing undefined into SQL (issue 14)', () => {
@@ -247,22 +247,22 @@ describe('toSql', () => {
     const [number, text, date] = base.conditions as [Condition, Condition, Condition];
     const targets: SqlTarget[] = [{ columns: { totalAmount: 'a', docNumber: 'v', issueDate: 'd' } }, { document: 'doc' }];
     const broken: [unknown, RegExp][] = [
-      [{ ...number, type: 'money' }, /type "money"; expected "number", "date", "string" or "id"/],
-      [{ ...number, type: undefined }, /type undefined/],
-      [{ ...number, tests: [{ op: 'ne', value: 1 }] }, /operator "ne"; expected one of eq, gt, gte, lt, lte/],
+      [{ ...number, type: 'money' }, /the type of the condition on "totalAmount" must be one of "number", "string", "date", "id", not the string "money"/],
+      [{ ...number, type: undefined }, /the type of the condition on "totalAmount" must be .*, not undefined/],
+      [{ ...number, tests: [{ op: 'ne', value: 1 }] }, /test 0 of the condition on "totalAmount" must be \{ op, value \} with an operator \(eq, gt, gte, lt, lte\) and a finite number/],
       [{ ...number, tests: [{ op: 'gte', value: '1' }] }, /finite number/],
       [{ ...number, tests: [{ op: 'gte', value: Infinity }] }, /finite number/],
-      [{ ...number, tests: undefined }, /"totalAmount" has no tests/],
-      [{ ...text, tests: [{ op: 'gt', value: 'x' }] }, /operator "gt"; a string test is "eq" or "like"/],
-      [{ ...text, tests: [{ op: 'eq' }] }, /string value/],
+      [{ ...number, tests: undefined }, /the tests of the condition on "totalAmount" must be a non-empty array, not undefined/],
+      [{ ...text, tests: [{ op: 'gt', value: 'x' }] }, /test 0 of the condition on "docNumber" must be \{ op: "eq", value \} with a string, or \{ op: "like", segments \} with two strings or more/],
+      [{ ...text, tests: [{ op: 'eq' }] }, /with a string/],
       [{ ...text, tests: [{ op: 'like', segments: 'x' }] }, /segments/],
-      [{ ...text, tests: [null] }, /is not an object/],
+      [{ ...text, tests: [null] }, /test 0 of the condition on "docNumber" must be .*, not null/],
       [{ ...date, tests: [{ op: 'eq', value: { start: 0 } }] }, /DateRange/],
       [{ ...date, tests: [{ op: 'lte', value: { start: 1e20, end: 2e20 } }] }, /DateRange/],
       [{ ...date, path: [] }, /path/],
       [{ ...date, key: 7 }, /key/],
       [{ ...date, array: 5 }, /array/],
-      [42, /condition 0 of the filter must be an object/],
+      [42, /condition 0 must be an object with its key, the parameter's name as sent, not the number 42/],
     ];
     for (const [condition, message] of broken) {
       for (const target of targets) {
@@ -319,14 +319,14 @@ describe('toSql', () => {
     const filter = filterOf('totalAmount=1');
     const target = { columns: { totalAmount: 'a' } };
     const cases: [() => unknown, RegExp][] = [
-      [() => toSql(undefined as never, target), /the filter must be a checked Filter \(what check or validate returns\), not undefined/],
-      [() => toSql({ ok: true, value: filter } as never, target), /must be a checked Filter/],
+      [() => toSql(undefined as never, target), /the filter must be a Filter \(the value of a successful check\(\) or validate\(\)\), not undefined/],
+      [() => toSql({ ok: true, value: filter } as never, target), /must be a Filter .* This is a Result/],
       [() => toSql(filter, null as never), /the target must be \{ columns, table\?, arrays\? \} for a table, or \{ document, table\? \}/],
       [() => toSql(filter, 'invoices' as never), /the target must be/],
-      [() => toSql(filter, target, 'ci' as never), /options must be an object, not "ci"/],
-      [() => toSql(filter, target, { caseInsensitive: 'yes' as never }), /caseInsensitive must be a boolean, not "yes"/],
-      [() => toSql(filter, target, { caseFolding: 'tr_TR' as never }), /caseFolding must be one of "pg_c_utf8", "icu", "ascii", not "tr_TR"/],
-      [() => toSql(filter, target, { firstParam: 0 }), /firstParam must be a positive integer, not 0/],
+      [() => toSql(filter, target, 'ci' as never), /the options must be an object \(caseInsensitive, caseFolding, firstParam, tieBreaker\), not the string "ci"/],
+      [() => toSql(filter, target, { caseInsensitive: 'yes' as never }), /"caseInsensitive" must be true or false, not the string "yes"/],
+      [() => toSql(filter, target, { caseFolding: 'tr_TR' as never }), /"caseFolding" must be one of "pg_c_utf8", "icu", "ascii", not the string "tr_TR"/],
+      [() => toSql(filter, target, { firstParam: 0 }), /"firstParam" must be a positive integer, not the number 0/],
       [() => toSql(filter, target, { firstParam: 1.5 }), /firstParam/],
       [() => toSqlTemplate(filter, undefined as never), /the target must be/],
       [() => toSqlTemplate(filter, target, { firstParam: 3 } as never), /firstParam does not apply/],

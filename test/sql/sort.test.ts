@@ -126,6 +126,6 @@ describe('the ORDER BY clause', () => {
 
   it('refuses a tie-breaker that is not a column name', () => {
     expect(() => toSql(filter('amount'), relationalTarget, { tieBreaker: '' })).toThrow(TypeError);
-    expect(() => toSql(filter('amount'), relationalTarget, { tieBreaker: 5 as never })).toThrow(/tieBreaker must be a column name/);
+    expect(() => toSql(filter('amount'), relationalTarget, { tieBreaker: 5 as never })).toThrow(/"tieBreaker" must be a column name or an array of column names, not the number 5/);
   });
 });
