@@ -330,7 +330,7 @@ function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layout: Layo
           `Parameter ${quote(filter.key)} has more than ${limits.maxClauses} clauses.`,
           where,
           { start: clauseStart - valueStart, end: filter.value.length },
-          `Send at most ${limits.maxClauses} clauses in one parameter; but on the fields of a list, the rest can go in a repeated parameter (totalAmount=gte:1&totalAmount=lte:9).`,
+          `Send at most ${limits.maxClauses} clauses in one parameter; on a field outside a list, the rest can go in a repeated parameter (totalAmount=gte:1&totalAmount=lte:9), but not on a field of a list, where each parameter holds for any element.`,
         );
       } else if (token.startOffset - operandStart > limits.maxOperandLength) {
         problem = diagnostic(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bills, check, defineSchema, deposits, invoices, parse, vendors, type QueryInput } from '../../src/index';
+import { bills, check, compile, defineSchema, deposits, invoices, parse, vendors, type QueryInput } from '../../src/index';
 import { accepted, expectDiagnostic, rejected, type DiagnosticRow } from './support';
 
 // One table per diagnostic code the validator produces (reference §4, §6). Path problems
@@ -401,5 +401,21 @@ describe('messages and hints', () => {
     const d = result.ok ? undefined : result.errors.find((e) => e.code === 'LIMIT_EXCEEDED');
     expect(d?.hint).toMatch(/^Send |^Filter on /);
     expect(d?.hint).not.toMatch(/raise|max[A-Z]|limit/);
+  });
+
+  // The clauses hint offers a repeated parameter, which keeps the meaning outside a list
+  // only: on a list, each parameter holds for any element, not the same one.
+  it('LIMIT_EXCEEDED past the clauses: the repeated parameter it offers is only for fields outside a list', () => {
+    const result = parse(`lines.amount=${'gt:1;'.repeat(16)}gt:1`);
+    const hint = result.ok ? undefined : result.errors[0]!.hint;
+    expect(hint).toMatch(/on a field outside a list, the rest can go in a repeated parameter .*but not on a field of a list/);
+    const item = { totalAmount: 15, lines: [{ amount: 5 }, { amount: 30 }] };
+    const matches = (q: string): boolean => {
+      const checked = check(q, invoices);
+      return checked.ok && compile(checked.value)(item);
+    };
+    expect(matches('totalAmount=gte:10;lte:20')).toBe(matches('totalAmount=gte:10&totalAmount=lte:20'));
+    expect(matches('lines.amount=gte:10;lte:20')).toBe(false);
+    expect(matches('lines.amount=gte:10&lines.amount=lte:20')).toBe(true);
   });
 });
