@@ -6,6 +6,7 @@ import type { Schema } from '../schema/define';
 import { checkParamsOption, parseParams, type ParseOptions } from '../syntax/parse';
 import { expectSchema } from './arguments';
 import type { Filter } from './filter';
+import { sortExample } from './sort';
 import { FilterBuilder } from './validate';
 
 /**
@@ -32,7 +33,7 @@ export function check(input: QueryInput, schema: Schema, options?: CheckOptions)
   }
   const params = options?.params === undefined ? schema.params : [...schema.params, ...options.params];
   const limits = resolveLimits(options?.limits, 'check');
-  const parsed = parseParams(input, limits, params, schema.sortParam);
+  const parsed = parseParams(input, limits, params, schema.sortParam, () => sortExample(schema));
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   // The options' pass-through keys too: a key among them whose value could not be read is not an unknown field.
   const builder = new FilterBuilder(schema, parsed.params, options?.params, limits.maxDiagnostics);

@@ -1,6 +1,7 @@
 import { diagnostic, quote, type Diagnostic, type Location } from '../diagnostics/diagnostic';
 import type { Field, Schema } from '../schema/define';
 import type { Sort } from '../syntax/ast';
+import { API_SORT_KEYS } from '../syntax/sort';
 import type { SortField } from './filter';
 import { closest } from './suggest';
 
@@ -34,6 +35,17 @@ export function checkSort(sort: Sort, schema: Schema, errors: Diagnostic[]): Sor
     }
   }
   return fields;
+}
+
+/**
+ * Two sortable paths of the schema for the examples of sort hints, a date first (the
+ * newest first is the common order), or the API document's example when it sorts by
+ * nothing.
+ */
+export function sortExample(schema: Schema): readonly string[] {
+  const sortable = [...schema.fields.values()].filter((f) => f.sortable);
+  const ordered = [...sortable.filter((f) => f.type === 'date'), ...sortable.filter((f) => f.type !== 'date')];
+  return ordered.length === 0 ? API_SORT_KEYS : ordered.slice(0, 2).map((f) => f.path);
 }
 
 /** A ref or a child array named as a whole: known, but not one value. */

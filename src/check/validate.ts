@@ -6,7 +6,7 @@ import { checkParamsOption, type ParseOptions } from '../syntax/parse';
 import { expectAst, expectSchema } from './arguments';
 import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from './filter';
 import { checkRequest } from './request';
-import { checkSort } from './sort';
+import { checkSort, sortExample } from './sort';
 import { DEFAULT_LIMITS } from '../input/limits';
 import { readSort, repeatedSort } from '../syntax/sort';
 import { closest } from './suggest';
@@ -75,8 +75,9 @@ export class FilterBuilder {
       // Parsed as a filter (by a parse that named another sort parameter): read it as the sort it is.
       this.params = withParam(this.params, param.key, param.value);
       // A second one is refused, as parse refuses it.
-      if (this.sorted) return this.reject([repeatedSort(param.key, param.value)]);
-      const outcome = readSort(param.key, param.value, DEFAULT_LIMITS);
+      const example = (): readonly string[] => sortExample(this.schema);
+      if (this.sorted) return this.reject([repeatedSort(param.key, param.value, example)]);
+      const outcome = readSort(param.key, param.value, DEFAULT_LIMITS, example);
       if (outcome.problems !== undefined) this.reject(outcome.problems);
       this.sortBy(outcome.sort ?? outcome.partial);
       return;

@@ -6,7 +6,7 @@ import { resolveLimits, type Limits } from '../input/limits';
 import type { Clause, FilterAst, Param, PassThroughParams, Path, Sort } from './ast';
 import { filterLexer, filterParser, pathOf } from './parser';
 import { isParamName, PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
-import { readSort, repeatedSort } from './sort';
+import { readSort, repeatedSort, type SortExample } from './sort';
 import { BadEscape, CloseQuote, Key, KeyEnd, OpenQuote, Operator, QuotedEnd, Semi, SEPARATOR, ValueEnd, Wildcard } from './tokens';
 
 /** Options of `parse` (and of `check`, which passes them on). */
@@ -86,7 +86,7 @@ export function parse(input: QueryInput, options?: ParseOptions): Result<FilterA
  * Parses every parameter and keeps the outcome per parameter, so that a caller (`check`)
  * can go on with the parameters that parsed and report every problem of the query.
  */
-export function parseParams(input: QueryInput, limits: Limits, params: Keys | undefined, sortParam: string | undefined): ParsedQuery {
+export function parseParams(input: QueryInput, limits: Limits, params: Keys | undefined, sortParam: string | undefined, example?: SortExample): ParsedQuery {
   const passThrough = passThroughKeys(params);
   const decoded = decodeQuery(input, limits);
   if (decoded.stopped !== undefined) return decoded;
@@ -100,9 +100,9 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
       addPassThrough(passed, raw.key, value);
       const entry: ParsedParam = { key: raw.key, value };
       filters.push(entry);
-      if (sorted) addProblem(entry, limits.maxDiagnostics, repeatedSort(raw.key, value));
+      if (sorted) addProblem(entry, limits.maxDiagnostics, repeatedSort(raw.key, value, example));
       else {
-        const outcome = readSort(raw.key, value, limits);
+        const outcome = readSort(raw.key, value, limits, example);
         // With problems, the well-formed keys come along, for check to hold against the schema.
         entry.sort = outcome.sort ?? outcome.partial;
         for (const d of outcome.problems ?? []) addProblem(entry, limits.maxDiagnostics, d);

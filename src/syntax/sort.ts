@@ -19,7 +19,7 @@ export type SortOutcome =
  * value; anything else is explained key by key, so that every problem is reported with
  * its span. A path may appear once; at most `maxClauses` keys.
  */
-export function readSort(key: string, value: string, limits: Limits): SortOutcome {
+export function readSort(key: string, value: string, limits: Limits, example: SortExample = API_EXAMPLE): SortOutcome {
   const where: Location = { param: key, in: 'value', text: value };
   const pieces = value.split(',');
   if (pieces.length > limits.maxClauses) {
@@ -47,14 +47,14 @@ export function readSort(key: string, value: string, limits: Limits): SortOutcom
     const good: SortKey[] = [];
     let start = 0;
     for (const piece of pieces) {
-      const problem = explainKey(piece, start, where, value === '');
+      const problem = explainKey(piece, start, where, value === '', example);
       if (problem !== undefined) problems.push(problem);
       else good.push(sortKeyOf(piece, start));
       start += piece.length + 1;
     }
     if (problems.length === 0) {
       // Every value that does not parse has a key that explains why; this is a safety net.
-      problems.push(diagnostic('INVALID_SORT', `Parameter ${quote(key)} is not a list of sort keys.`, where, { start: 0, end: value.length }, SORT_HINT));
+      problems.push(diagnostic('INVALID_SORT', `Parameter ${quote(key)} is not a list of sort keys.`, where, { start: 0, end: value.length }, sortHint(key, example)));
     }
     keys = good;
   }
@@ -99,14 +99,34 @@ export function readSort(key: string, value: string, limits: Limits): SortOutcom
   return { problems, partial: { ...sort, keys: fine } };
 }
 
+/**
+ * The sort keys that the hints show (`orderBy=-postedDate,totalAmount`): a schema's own
+ * sortable paths when `check` knows the schema, asked for only when a hint is written.
+ */
+export type SortExample = () => readonly string[];
+
+/** The example of the API document: for `parse`, which knows no schema, and a schema that sorts by nothing. */
+export const API_SORT_KEYS: readonly string[] = ['issueDate', 'totalAmount'];
+const API_EXAMPLE: SortExample = () => API_SORT_KEYS;
+
+/** `key=-first,second`, and what it means: the hints' example of a sort. */
+function exampleSort(key: string, example: SortExample): { query: string; meaning: string } {
+  const [first, ...rest] = example();
+  return {
+    query: excerpt([`${key}=-${first}`, ...rest].join(',')),
+    meaning: `by ${first} descending${rest.length === 0 ? '' : `, then by ${rest.join(', then by ')}`}`,
+  };
+}
+
 /** A second sort parameter in one query: one order is asked for, once. */
-export function repeatedSort(key: string, value: string): Diagnostic {
+export function repeatedSort(key: string, value: string, example: SortExample = API_EXAMPLE): Diagnostic {
+  const { query, meaning } = exampleSort(key, example);
   return diagnostic(
     'INVALID_SORT',
     `Parameter ${quote(key)} is given more than once.`,
     { param: key, in: 'value', text: value },
     { start: 0, end: value.length },
-    `Send one ${key}, its keys joined by ",": ${key}=-issueDate,totalAmount sorts by issueDate, newest first, then by totalAmount.`,
+    `Send one ${excerpt(key)}, its keys joined by ",": ${query} sorts ${meaning}.`,
   );
 }
 
@@ -125,10 +145,12 @@ function sortKeyOf(piece: string, start: number): SortKey {
 /** A sort key spelled with a word for its direction: `x desc`, `x:asc`. */
 const DIRECTION_WORD = /^(-?)([A-Za-z_][A-Za-z0-9_.]*?)[ :](asc|desc)$/i;
 
-const SORT_HINT = 'Join sort keys with ",": a field path, with a leading "-" to sort descending (orderBy=-issueDate,totalAmount).';
+function sortHint(key: string, example: SortExample): string {
+  return `Join sort keys with ",": a field path, with a leading "-" to sort descending (${exampleSort(key, example).query}).`;
+}
 
 /** What is wrong with one comma-separated piece of a sort value that did not parse, if anything. */
-function explainKey(piece: string, start: number, where: Location, wholeValueEmpty: boolean): Diagnostic | undefined {
+function explainKey(piece: string, start: number, where: Location, wholeValueEmpty: boolean, example: SortExample): Diagnostic | undefined {
   const key = where.param;
   const at = (span: Span): Span => ({ start: start + span.start, end: start + span.end });
   if (piece === '') {
@@ -138,7 +160,7 @@ function explainKey(piece: string, start: number, where: Location, wholeValueEmp
           `Parameter ${quote(key)} names no field to sort by.`,
           where,
           { start: 0, end: 0 },
-          `Give the fields to sort by, joined by ",": ${key}=-issueDate sorts descending, ${key}=totalAmount ascending.`,
+          `Give the fields to sort by, joined by ",": ${exampleSort(key, example).query} sorts ${exampleSort(key, example).meaning}; no sign sorts ascending.`,
         )
       : diagnostic(
           'INVALID_SORT',

@@ -123,7 +123,7 @@ describe('FIELD_REMOVED in a sort', () => {
 
 describe('INVALID_SORT', () => {
   it.each<DiagnosticRow>([
-    { ...sortRow('', '', /^Give the fields to sort by, joined by ",": orderBy=-issueDate sorts descending/) },
+    { ...sortRow('', '', /^Give the fields to sort by, joined by ",": orderBy=-issueDate,totalAmount sorts by issueDate descending, then by totalAmount; no sign sorts ascending\.$/) },
     sortRow('totalAmount,', '', /^Join sort keys with one ",", with none at the start or the end\.$/, 12),
     sortRow('--totalAmount', '--totalAmount', /^One "-" sorts descending \(orderBy=-totalAmount\); no sign sorts ascending\.$/),
     { ...sortRow(' totalAmount', ' totalAmount', /^A "\+" sent unencoded arrives as a space, and no sign is needed: orderBy=totalAmount sorts ascending/), query: `${base}&orderBy=+totalAmount` },

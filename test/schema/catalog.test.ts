@@ -328,3 +328,18 @@ describe('every filterable field of the catalog follows the operator table (API 
     expect(wildcard.ok ? 'ok' : wildcard.errors.map((e) => e.code)).toEqual(comparable ? ['WILDCARD_NOT_SUPPORTED'] : 'ok');
   });
 });
+
+describe('the sort hints of each resource', () => {
+  // The hints' example of a sort names the resource's own sortable fields, so that a
+  // client that follows one sends a sort the resource takes.
+  it.each(resources.filter(([, schema]) => [...schema.fields.values()].some((f) => f.sortable)))('%s: each sort hint shows a sort it takes', (_name, schema) => {
+    const sort = schema.sortParam;
+    for (const mistake of [`${sort}=`, `${sort}=x&${sort}=y`]) {
+      const result = check(q(schema, mistake), schema);
+      const hint = result.ok ? '' : result.errors.find((e) => e.code === 'INVALID_SORT')?.hint ?? '';
+      const example = new RegExp(`${sort}=-[\\w.,]+`).exec(hint)?.[0];
+      expect(example, `${mistake}: ${hint}`).toBeDefined();
+      expect(check(q(schema, example!), schema), `${mistake}: ${hint}`).toMatchObject({ ok: true });
+    }
+  });
+});
