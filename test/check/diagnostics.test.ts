@@ -403,6 +403,16 @@ describe('messages and hints', () => {
     expect(d?.hint).not.toMatch(/raise|max[A-Z]|limit/);
   });
 
+  // "|" and "," are no operators (reference §3): on text they are characters of it.
+  it.each([
+    ['status=open|paid', 'open|paid'],
+    ['invoiceNumber=a,b', 'a,b'],
+    ['customerRef.id=1,2', '1,2'],
+  ])('%s is one equality with the text %s, not an OR', (query, text) => {
+    const filter = accepted(`businessName=Acme&${query}`, invoices);
+    expect(filter.conditions.map((c) => c.tests)).toEqual([[{ op: 'eq', value: text }]]);
+  });
+
   // The clauses hint offers a repeated parameter, which keeps the meaning outside a list
   // only: on a list, each parameter holds for any element, not the same one.
   it('LIMIT_EXCEEDED past the clauses: the repeated parameter it offers is only for fields outside a list', () => {
