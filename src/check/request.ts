@@ -8,19 +8,24 @@ import { dateValue, numberValue } from './values';
  * Checks the request parameters of a query against the schema (reference §9): a required
  * one must be sent, a typed one must hold one value of its type (plain: no operators,
  * no wildcards), and with paging, `limit` and `offset` must be whole numbers in range.
- * Returns the page, defaults applied, when the schema pages.
+ * Returns the page, defaults applied, when the schema pages. The problems come in the
+ * schema's order of its parameters, then paging's, then each missing parameter.
  */
 export function checkRequest(schema: Schema, params: PassThroughParams, errors: Diagnostic[]): Page | undefined {
+  const absent: RequestParam[] = [];
   for (const param of schema.requestParams.values()) {
     if (!Object.hasOwn(params, param.name)) {
-      if (param.required) errors.push(missing(param));
+      if (param.required) absent.push(param);
       continue;
     }
     if (param.type === undefined) continue;
     const text = single(params, param.name, 'INVALID_PARAMETER', errors);
     if (text !== undefined) checkType(param, text, errors);
   }
-  return schema.paging === undefined ? undefined : readPage(schema.paging, params, errors);
+  const page = schema.paging === undefined ? undefined : readPage(schema.paging, params, errors);
+  // Last: what was not sent has no place in the query (reference §6).
+  for (const param of absent) errors.push(missing(param));
+  return page;
 }
 
 function missing(param: RequestParam): Diagnostic {

@@ -233,8 +233,9 @@ describe('request parameters', () => {
     expect(rejected('', dated)[0]?.hint).toBe('Send startDate=2023-01-01 (a date) with the request.');
   });
 
-  it('comes after the problems of the filters', () => {
-    expect(rejected('totalAmount=x&limit=0', schema).map((d) => d.code)).toEqual(['INVALID_NUMBER', 'MISSING_PARAMETER', 'INVALID_PAGING']);
+  it('comes after every other problem of the query (reference §6)', () => {
+    expect(rejected('totalAmount=x&limit=0', schema).map((d) => d.code)).toEqual(['INVALID_NUMBER', 'INVALID_PAGING', 'MISSING_PARAMETER']);
+    expect(rejected('limit=0&startDate=2023-13-01&totalAmount=x', schema).map((d) => d.code)).toEqual(['INVALID_NUMBER', 'INVALID_DATE', 'INVALID_PAGING', 'MISSING_PARAMETER']);
   });
 
   const paramRow = (param: string, value: string, hint: RegExp): DiagnosticRow => ({
