@@ -311,7 +311,10 @@ function checkPaging(spec: unknown): void {
     }
   }
   const { defaultLimit, maxLimit } = pagingOf(spec as PagingSpec);
-  if (defaultLimit > maxLimit) fail(`paging "defaultLimit" (${defaultLimit}) must not exceed "maxLimit" (${maxLimit})`);
+  if (defaultLimit > maxLimit) {
+    const given = (spec as PagingSpec).defaultLimit === undefined ? `the default "defaultLimit" (${defaultLimit}; set one up to ${maxLimit})` : `"defaultLimit" (${defaultLimit})`;
+    fail(`paging ${given} must not exceed "maxLimit" (${maxLimit})`);
+  }
 }
 
 function checkField(name: string, spec: unknown, array: string | undefined): void {

@@ -115,6 +115,7 @@ describe('defineSchema: a malformed spec throws a TypeError that says what is wr
     ['a zero maxLimit', { fields: {}, paging: { maxLimit: 0 } }, /paging "maxLimit" must be a positive integer, not 0/],
     ['a fractional defaultLimit', { fields: {}, paging: { defaultLimit: 2.5 } }, /paging "defaultLimit" must be a positive integer, not 2.5/],
     ['a defaultLimit over maxLimit', { fields: {}, paging: { defaultLimit: 50, maxLimit: 20 } }, /"defaultLimit" \(50\) must not exceed "maxLimit" \(20\)/],
+    ['a maxLimit under the default defaultLimit', { fields: {}, paging: { maxLimit: 10 } }, /paging the default "defaultLimit" \(100; set one up to 10\) must not exceed "maxLimit" \(10\)/],
     ['a misspelt paging option', { fields: {}, paging: { maxlimit: 20 } }, /"paging" has the unknown property "maxlimit"/],
     ['paging and a limit param', { fields: {}, paging: {}, params: ['limit'] }, /"limit" is a paging parameter/],
     ['paging and a field named offset', { fields: { offset: 'number' }, paging: {} }, /"offset" is both a field and a request parameter/],
