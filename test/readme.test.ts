@@ -289,17 +289,14 @@ const commands = blocks.filter((b) => b.info === '').flatMap(commandsOf);
 const NOT_RUN = [/^(\w+=\S+ )*npm start$/];
 
 describe('README.md, its transcripts', () => {
-  /** The vendors.json of the README's `qsfilter filter` (a file of the reader's). */
-  const VENDORS = [
-    { vendorName: 'Acme & Sons', balance: 120 },
-    { vendorName: 'ACME Logistics', balance: 80 },
-    { vendorName: 'Contoso', balance: 300 },
-  ];
+  /** The vendors.json of the README's `qsfilter filter`, as the README shows it. */
+  const VENDORS = /<!-- file: vendors\.json -->\n```json\n(.*)\n```/.exec(README)?.[1];
   let cwd: string;
   let server: TestServer;
   beforeAll(async () => {
     cwd = mkdtempSync(join(tmpdir(), 'qsfilter-readme-'));
-    writeFileSync(join(cwd, 'vendors.json'), JSON.stringify(VENDORS));
+    expect(JSON.parse(VENDORS ?? 'no vendors.json in the README')).toHaveLength(3);
+    writeFileSync(join(cwd, 'vendors.json'), VENDORS!);
     // What `npm start` serves: the example API over its sample data in PGlite.
     server = await startServer('pglite');
   }, RUN_TIMEOUT);
