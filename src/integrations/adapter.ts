@@ -91,3 +91,15 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
 }
 
 const OPTION_KEYS = ['limits', 'params', 'problem', 'onError'];
+
+/**
+ * The checker of a middleware factory (`filterQuery(schema, options)`), its schema checked
+ * first: `app.get(path, filterQuery, handler)`, which calls the factory with a request
+ * (Express's `req`, Hono's `c`), is a mistake of its own, said as such on the request.
+ */
+export function middlewareChecker(who: string, schema: unknown, options: unknown): RequestChecker {
+  if (isObject(schema) && ('headers' in schema || 'req' in schema)) {
+    wrongArgument(who, 'the schema', 'a schema made by defineSchema()', schema, 'The route was given filterQuery itself: give it filterQuery(schema), app.get(path, filterQuery(schema), handler).');
+  }
+  return adapterSettings(who, options)(schema, 'the schema');
+}

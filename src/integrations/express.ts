@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { PROBLEM_CONTENT_TYPE, type Filter, type Schema } from '../index';
-import { adapterSettings, type FilterQueryOptions, type FilterRejection } from './adapter';
+import { middlewareChecker, type FilterQueryOptions, type FilterRejection } from './adapter';
 
 export type { FilterQueryOptions, FilterRejection } from './adapter';
 
@@ -42,7 +42,7 @@ const WHO = 'qsfilter/express filterQuery';
  */
 export function filterQuery(schema: Schema, options?: ExpressFilterOptions): RequestHandler {
   const onError = options?.onError;
-  const checkUrl = adapterSettings(WHO, options)(schema, 'the schema');
+  const checkUrl = middlewareChecker(WHO, schema, options);
   return function qsfilterQuery(req, res, next) {
     const outcome = checkUrl(req.originalUrl);
     if (outcome.ok) {

@@ -7,7 +7,7 @@
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import { PROBLEM_CONTENT_TYPE, type Filter, type Schema } from '../index';
-import { adapterSettings, type FilterQueryOptions, type FilterRejection, type RequestOutcome } from './adapter';
+import { middlewareChecker, type FilterQueryOptions, type FilterRejection, type RequestOutcome } from './adapter';
 
 export type { FilterQueryOptions, FilterRejection } from './adapter';
 
@@ -41,7 +41,7 @@ export function filterQuery<E extends Env = Env, P extends string = string>(
   options?: HonoFilterOptions<E>,
 ): MiddlewareHandler<E, P, FilterInput> {
   const onError = options?.onError;
-  const checkUrl = adapterSettings(WHO, options)(schema, 'the schema');
+  const checkUrl = middlewareChecker(WHO, schema, options);
   // hono/validator also parses the query for its `value`, which is left unused: only the
   // URL as sent keeps strict decoding.
   return validator('query', (_value, c: Context<E, P>) => {

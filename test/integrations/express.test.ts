@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import express4 from 'express4';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +23,23 @@ describe.each([
       expect(body).toMatchObject({ instance: '/api/vendors', errors: [{ code: 'MALFORMED_ENCODING' }] });
     } finally {
       await server.close();
+    }
+  });
+
+  it('says so when a route is given filterQuery itself instead of filterQuery(schema)', async () => {
+    const app = framework();
+    app.get('/vendors', adapter.filterQuery as never, (_req: unknown, res: { json: (body: unknown) => void }) => res.json({ unchecked: true }));
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/vendors?vendorName=acme`);
+      expect(answer.status).toBe(500);
+      // Express's own error handler shows the error outside production.
+      expect(await answer.text()).toContain('The route was given filterQuery itself: give it filterQuery(schema)');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 

@@ -1,3 +1,6 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { invoices } from '../../src/index';
@@ -8,6 +11,23 @@ import { adapterSuite, getAnswer, getProblem } from './suite';
 adapterSuite('qsfilter/hono (Hono on @hono/node-server)', (options) => startHono(adapter, options));
 
 describe('qsfilter/hono', () => {
+  it('says so when a route is given filterQuery itself instead of filterQuery(schema)', async () => {
+    const app = new Hono();
+    app.get('/vendors', adapter.filterQuery as never, (c) => c.json({ unchecked: true }));
+    app.onError((error, c) => c.text(error.message, 500));
+    const server = await new Promise<Server>((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
+    });
+    try {
+      const answer = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/vendors?vendorName=acme`);
+      expect(answer.status).toBe(500);
+      expect(await answer.text()).toMatch(/^qsfilter\/hono filterQuery: the schema must be a schema made by defineSchema\(\), not an instance of .*\. The route was given filterQuery itself: give it filterQuery\(schema\)/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('lets onError answer, or fall back to the problem when it returns nothing', async () => {
     const custom = await startHono(adapter, {
       onError: (rejection, c) => (c.req.path === '/vendors' ? c.json({ message: rejection.problem.detail }, 422) : undefined),
