@@ -133,3 +133,4 @@ describe('public functions refuse wrong arguments with a TypeError that says wha
     }
   });
 });
+

@@ -83,6 +83,11 @@ describe('the built package', () => {
       expect(source.check(q.toString(), source.invoices)).toEqual({ ok: true, value: q.toFilter() });
     }
   });
+
+  it('names the query builder in messages, whatever the minifier called its class', async () => {
+    const api = (await import(built('dist/index.js'))) as Api;
+    expect(() => api.compile(api.query(api.vendors) as never)).toThrow(/^compile: the filter must be a Filter .*, not a QueryBuilder\.$/);
+  });
 });
 
 describe('package.json', () => {

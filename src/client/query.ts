@@ -124,6 +124,11 @@ class QueryBuilder {
     Object.freeze(this);
   }
 
+  /** Its name in messages (`not a QueryBuilder`), which a minifier would shorten. */
+  get [Symbol.toStringTag](): string {
+    return 'QueryBuilder';
+  }
+
   where(path: unknown, operator: unknown, value: unknown): QueryBuilder {
     const call = `where(${shown(path)}, ${shown(operator)}, …)`;
     const field = this.field(path, call);

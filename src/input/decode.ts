@@ -37,14 +37,15 @@ export function decodeQuery(input: unknown, limits: Limits): DecodedQuery {
   try {
     if (input instanceof URL) return decodeRange(input.search, input.search.length > 0 ? 1 : 0, input.search.length, limits);
     if (input instanceof URLSearchParams) return decodedPairs(input.entries(), limits);
-    if (isRecord(input)) return decodeRecord(input, limits);
+    const made = madeHere(input);
+    if (made === undefined && isRecord(input)) return decodeRecord(input, limits);
     return failed(
       diagnostic(
         'INVALID_PARAMETER',
-        `The query must be a string, URL, URLSearchParams or plain object of strings, not ${describe(input)}.`,
+        `The query must be a string, URL, URLSearchParams or plain object of strings, not ${made?.what ?? describe(input)}.`,
         undefined,
         undefined,
-        'Pass the query string as sent, or the framework\'s parsed query object.',
+        made?.hint ?? 'Pass the query string as sent, or the framework\'s parsed query object.',
       ),
     );
   } catch {
@@ -52,6 +53,21 @@ export function decodeQuery(input: unknown, limits: Limits): DecodedQuery {
     // cannot be read is no query. A Standard Schema validator may be given anything.
     return failed(diagnostic('INVALID_PARAMETER', 'The query object could not be read.', undefined, undefined, 'Pass a plain object of strings.'));
   }
+}
+
+/**
+ * What this package makes, passed where a query belongs (`check(parse(q), schema)`):
+ * none is a record of strings, and taking one for a query would report each of its
+ * properties as an unknown field.
+ */
+function madeHere(input: unknown): { what: string; hint: string } | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const { ok, type, filters, conditions, toFilter } = input as Record<string, unknown>;
+  if (typeof ok === 'boolean') return { what: 'a Result', hint: 'This is what parse() or check() returned: pass the query itself, or check a parsed one with validate(result.value, schema).' };
+  if (type === 'Query' && Array.isArray(filters)) return { what: 'a syntax tree', hint: 'validate(ast, schema) checks a parsed query.' };
+  if (type === 'Filter' && Array.isArray(conditions)) return { what: 'a Filter', hint: 'This query is checked already: format(filter) writes it back as a query string.' };
+  if (typeof toFilter === 'function') return { what: 'a query builder', hint: 'Pass builder.toString(), the query it builds.' };
+  return undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bills, check, compile, defineSchema, deposits, invoices, parse, vendors, type QueryInput } from '../../src/index';
+import { bills, check, compile, defineSchema, deposits, invoices, parse, query, vendors, type QueryInput } from '../../src/index';
 import { accepted, expectDiagnostic, rejected, type DiagnosticRow } from './support';
 
 // One table per diagnostic code the validator produces (reference §4, §6). Path problems
@@ -386,6 +386,22 @@ describe('messages and hints', () => {
     expect(result.ok === false && result.errors[0]!.message).toBe(
       `The query must be a string, URL, URLSearchParams or plain object of strings, not ${what}.`,
     );
+  });
+
+  // What the package itself makes, passed where the query belongs: one diagnostic that
+  // says what it is, not an UNKNOWN_FIELD for each of its properties.
+  it.each<[string, () => unknown, string, RegExp]>([
+    ['a Result of parse', () => parse('vendorName=acme'), 'a Result', /validate\(result\.value, schema\)/],
+    ['a Result of check', () => check('vendorName=acme', vendors), 'a Result', /pass the query itself/],
+    ['a syntax tree', () => (parse('vendorName=acme') as { value: unknown }).value, 'a syntax tree', /^validate\(ast, schema\)/],
+    ['a Filter', () => (check('vendorName=acme', vendors) as { value: unknown }).value, 'a Filter', /format\(filter\)/],
+    ['a query builder', () => query(vendors).where('vendorName', 'eq', 'acme'), 'a query builder', /builder\.toString\(\)/],
+  ])('check of %s: one INVALID_PARAMETER that names it', (_name, make, what, hint) => {
+    const result = check(make() as QueryInput, vendors);
+    expect(result.ok).toBe(false);
+    expect(result.ok === false && result.errors).toEqual([
+      expect.objectContaining({ code: 'INVALID_PARAMETER', message: `The query must be a string, URL, URLSearchParams or plain object of strings, not ${what}.`, hint: expect.stringMatching(hint) }),
+    ]);
   });
 
   // A client cannot raise a server's limit: the hint says what it can send instead.

@@ -16,16 +16,18 @@ import { bundleSource, CHECK_APP, CHEVROTAIN_MARK, chevrotainChunk, CLIENT_APP, 
 const CLIENT_BUDGET = 6 * 1024;
 /**
  * Our own code in a bundle of `check` + a catalog schema, Chevrotain aside. The issue's
- * goal is 10 KiB, and it is not met: this ceiling, just above the 15.1 KiB measured, stops
- * it growing. It was 16.1 KiB; what check does not need is gone (defineSchema's checks,
+ * goal is 10 KiB, and it is not met: this ceiling, just above the 15.7 KiB measured, stops
+ * it growing unnoticed. It was 16.1 KiB, then 15.1 KiB once what check does not need was gone (defineSchema's checks,
  * which the catalog's trusted specs skip, and code that stayed only because a bundler
  * could not prove it free of effects). What remains is check's own path: decoding every
  * input form strictly, lexing and parsing, explaining each kind of problem, validating
  * against the schema, and the text of every message and hint. That text is 4.5 KiB
  * gzipped on its own, and the code without it 10.5 KiB: even with no text at all, our
- * part would be over the goal. README "Clients" and bench/RESULTS.md give the figures.
+ * part would be over the goal. Since then, 0.6 KiB of hints: sort examples from the
+ * schema's own fields, and a query argument that is a Result, a syntax tree, a Filter or a
+ * builder named as such. README "Clients" and bench/RESULTS.md give the figures.
  */
-const CHECK_OURS_BUDGET = 15.5 * 1024;
+const CHECK_OURS_BUDGET = 16 * 1024;
 
 let link: PackageLink;
 
