@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  catalog,
   check,
   compile,
   defineSchema,
@@ -103,6 +104,8 @@ const cases: [string, () => unknown, RegExp][] = [
   // the rest
   ['defineSchema: a schema', () => defineSchema(vendors as never), /^defineSchema: this is already a schema: use it as it is\.$/],
   ['splitRequestUrl: a URL object', () => splitRequestUrl(new URL('http://x/a?b=1') as never), /^splitRequestUrl: the URL must be a string \(the request URL as received: path and query\), not a URL\.$/],
+  ['check: the catalog', () => check('a=1', catalog as never), /^check: the schema must be a schema made by defineSchema\(\), not an object\. This holds schemas: pass one of them, such as its "balanceSheets"\.$/],
+  ['openApiParameters: a schema spec', () => openApiParameters(spec as never), /^openApiParameters: the schema must be a schema made by defineSchema\(\), not an object\. This is a schema spec/],
   ['withStandard: a schema spec', () => withStandard(spec as never), /^withStandard: the schema must be a schema made by defineSchema\(\), not an object\. This is a schema spec/],
 ];
 

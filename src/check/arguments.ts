@@ -12,17 +12,24 @@ import type { Condition, Filter, SortField } from './filter';
  * loaded side by side) is as good.
  */
 export function expectSchema(fn: string, schema: unknown, what = 'the schema'): asserts schema is Schema {
-  if (isObject(schema) && typeof (schema.fields as Schema['fields'] | undefined)?.get === 'function' && typeof (schema.params as Schema['params'] | undefined)?.has === 'function') {
-    return;
-  }
+  if (isSchema(schema)) return;
   const spec = isObject(schema) && isObject(schema.fields) && !('spec' in schema);
+  const holding = isObject(schema) && !spec ? Object.keys(schema).find((key) => isSchema(schema[key])) : undefined;
   wrongArgument(
     fn,
     what,
     'a schema made by defineSchema()',
     schema,
-    spec ? 'This is a schema spec: pass defineSchema(spec) instead, and keep the schema to use it for every request.' : undefined,
+    spec
+      ? 'This is a schema spec: pass defineSchema(spec) instead, and keep the schema to use it for every request.'
+      : holding === undefined
+        ? undefined
+        : `This holds schemas: pass one of them, such as its ${JSON.stringify(holding)}.`,
   );
+}
+
+function isSchema(value: unknown): boolean {
+  return isObject(value) && typeof (value.fields as Schema['fields'] | undefined)?.get === 'function' && typeof (value.params as Schema['params'] | undefined)?.has === 'function';
 }
 
 /** The types a condition can have: those of `FieldType` (written out, not spread, as `OPERATORS` is). */

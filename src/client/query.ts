@@ -5,6 +5,7 @@ import type { Field, FieldValueTypes, InferFields, InferParams, InferSortable, P
 import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '../syntax/ast';
 import { formatDate, instantOf, readDate, type DateRange } from '../values/date';
 import { formatNumber } from '../values/number';
+import { expectSchema } from '../check/arguments';
 import { describe } from '../diagnostics/arguments';
 import { sendable, shown } from './literal';
 
@@ -99,9 +100,7 @@ export interface Query<S extends SchemaSpec = SchemaSpec> {
  * ```
  */
 export function query<S extends SchemaSpec>(schema: Schema<S>): Query<S> {
-  if (typeof schema !== 'object' || schema === null || !(schema.fields instanceof Map) || typeof schema.sortParam !== 'string') {
-    throw new TypeError(`query: expected a schema made by defineSchema, not ${describe(schema)}.`);
-  }
+  expectSchema('query', schema);
   return new QueryBuilder({ schema, wheres: [], sort: [], params: {} }) as unknown as Query<S>;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { check, compile, defineSchema, deposits, invoices, literal, parse, query, type Query, type Schema } from '../../src/index';
+import { catalog, check, compile, defineSchema, deposits, invoices, literal, parse, query, type Query, type Schema } from '../../src/index';
 import * as client from '../../src/client/index';
 
 /** Checks a built query the way a server would, and returns its filter. */
@@ -236,8 +236,13 @@ describe('query: a wrong call from plain JavaScript throws a TypeError that name
   });
 
   it('refuses what is not a schema', () => {
-    expect(() => query({ fields: { a: 'number' } } as unknown as Schema)).toThrow(new TypeError('query: expected a schema made by defineSchema, not an object.'));
-    expect(() => query(undefined as unknown as Schema)).toThrow(new TypeError('query: expected a schema made by defineSchema, not undefined.'));
+    expect(() => query({ fields: { a: 'number' } } as unknown as Schema)).toThrow(
+      new TypeError('query: the schema must be a schema made by defineSchema(), not an object. This is a schema spec: pass defineSchema(spec) instead, and keep the schema to use it for every request.'),
+    );
+    expect(() => query(undefined as unknown as Schema)).toThrow(new TypeError('query: the schema must be a schema made by defineSchema(), not undefined.'));
+    expect(() => query(catalog as unknown as Schema)).toThrow(
+      new TypeError('query: the schema must be a schema made by defineSchema(), not an object. This holds schemas: pass one of them, such as its "balanceSheets".'),
+    );
   });
 });
 
