@@ -68,6 +68,7 @@ export const DATE_PROBLEMS: Record<DateProblem, string> = {
   calendar: ' (no such day or time)',
   'offset-missing': ' (a date-time needs a time zone offset)',
   'offset-space': ' (the offset has a space where its "+" should be)',
+  'offset-range': ' (no such time zone offset)',
   range: ' (outside the years 0000 to 9999)',
 };
 
@@ -77,6 +78,7 @@ const DATE_HINTS: Record<DateProblem, string> = {
   'offset-missing': 'End the date-time with Z (UTC) or an offset such as +01:00.',
   'offset-space':
     'A "+" in a query string means a space: send the offset\'s plus sign encoded as %2B (2023-01-09T10:00:00%2B01:00), or use Z.',
+  'offset-range': 'An offset is at most ±23:59 (+01:00, -05:00), or use Z.',
   range: 'Use an instant between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.',
 };
 

@@ -23,6 +23,7 @@ export type DateProblem =
   | 'calendar' // a month, day, hour, minute or second that does not exist
   | 'offset-missing' // a date-time without Z or ±hh:mm
   | 'offset-space' // ±hh:mm arrived as " hh:mm": a "+" sent unencoded became a space
+  | 'offset-range' // an offset past ±23:59
   | 'range'; // the instant falls outside the years 0000–9999
 
 export const DAY_MS = 86_400_000;
@@ -131,7 +132,7 @@ function scanDate(text: string, fromData: boolean): number {
     const om = digits(text, i + 4, 2);
     if (oh < 0 || om < 0 || text.charCodeAt(i + 3) !== 58 || i + 6 !== text.length) return fail('syntax');
     if (zone === 32) return fail('offset-space');
-    if (oh > 23 || om > 59) return fail('calendar');
+    if (oh > 23 || om > 59) return fail('offset-range');
     offset = (zone === 45 ? -1 : 1) * (oh * 60 + om) * 60_000;
     i += 6;
   } else if (i === text.length) {

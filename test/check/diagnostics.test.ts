@@ -240,6 +240,7 @@ describe('INVALID_DATE', () => {
     row('issueDate=2023-04-31', '2023-04-31', CALENDAR),
     row('issueDate=2023-01-09T24:00Z', '2023-01-09T24:00Z', CALENDAR),
     row('issueDate=2023-01-09T23:59:60Z', '2023-01-09T23:59:60Z', CALENDAR),
+    row('issueDate=2023-01-09T00:00%2B24:00', '2023-01-09T00:00+24:00', /^An offset is at most ±23:59/),
     row('issueDate=2023-01-09T10:00:00', '2023-01-09T10:00:00', /Z.*offset/),
     // The plus sign of an offset sent unencoded: a space arrives, and the hint says so.
     row('issueDate=2023-01-09T10:00:00+01:00', '2023-01-09T10:00:00 01:00', /"\+".*%2B/),
