@@ -50,7 +50,7 @@ export function schemaFromJsonSchema(jsonSchema: object, options?: JsonSchemaOpt
     wrongArgument('schemaFromJsonSchema', '"sortable"', 'an array of top-level property names', sortable);
   }
   const reader = new Reader(options?.document ?? jsonSchema);
-  const fields = reader.within(jsonSchema, '(the schema)', (root) => {
+  const fields = reader.within(jsonSchema, ROOT, (root) => {
     if (!isObject(root.properties)) return undefined;
     const mapped: Record<string, FieldSpec> = {};
     for (const [name, property] of Object.entries(root.properties)) {
@@ -60,7 +60,7 @@ export function schemaFromJsonSchema(jsonSchema: object, options?: JsonSchemaOpt
     return mapped;
   });
   if (fields === undefined) {
-    wrongArgument('schemaFromJsonSchema', 'the JSON Schema', 'the schema of an object, with "properties" (an OpenAPI component schema)', jsonSchema);
+    wrongArgument('schemaFromJsonSchema', 'the JSON Schema', 'the schema of an object, with "properties" (an OpenAPI component schema)', jsonSchema, rootHint(jsonSchema, reader.unmapped, options?.document !== undefined));
   }
   for (const name of options?.sortable ?? []) {
     const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
@@ -183,6 +183,19 @@ class Reader {
     if (record) this.unmapped.push({ path, reason });
     return undefined;
   }
+}
+
+/** The path that names the root schema in `unmapped`. */
+const ROOT = '(the schema)';
+
+/** What went wrong with a root that is no object schema, and what to pass instead. */
+function rootHint(root: unknown, unmapped: readonly UnmappedProperty[], withDocument: boolean): string | undefined {
+  if (isObject(root) && (root.openapi !== undefined || root.components !== undefined)) {
+    return 'This is a whole OpenAPI document: pass one of its schemas, such as document.components.schemas.Invoice, with { document } for the $refs in it.';
+  }
+  const reason = unmapped.find((u) => u.path === ROOT)?.reason;
+  if (reason === undefined) return undefined;
+  return `The root schema: ${reason}${reason.includes('$ref') && !withDocument ? '; pass the OpenAPI document it points into as { document }' : ''}.`;
 }
 
 /** Far more than a field ever needs: a field, a child array, its element, a ref, its id, and unions around them. */

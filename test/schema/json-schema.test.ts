@@ -197,7 +197,11 @@ describe('schemaFromJsonSchema: each kind of property', () => {
 
   it('throws a TypeError for what is not an object schema, or a sortable name that did not map', () => {
     expect(() => schemaFromJsonSchema({ type: 'string' })).toThrow(TypeError);
-    expect(() => schemaFromJsonSchema({ $ref: '#/components/schemas/GetInvoiceV2Data' })).toThrow(/the JSON Schema must be the schema of an object, with "properties"/);
+    expect(() => schemaFromJsonSchema({ $ref: '#/components/schemas/GetInvoiceV2Data' })).toThrow(
+      /the JSON Schema must be the schema of an object, with "properties" .*The root schema: the \$ref "#\/components\/schemas\/GetInvoiceV2Data" does not resolve in the document; pass the OpenAPI document it points into as \{ document \}\.$/,
+    );
+    // The whole document instead of one of its schemas.
+    expect(() => schemaFromJsonSchema(railz)).toThrow(/This is a whole OpenAPI document: pass one of its schemas, such as document\.components\.schemas\.Invoice, with \{ document \}/);
     expect(() => schemaFromJsonSchema(null as never)).toThrow(TypeError);
     expect(() => schemaFromJsonSchema(invoiceItem, { document: railz, sortable: ['lines'] })).toThrow(/"sortable" names "lines"/);
     expect(() => schemaFromJsonSchema(invoiceItem, { document: railz, sortable: ['passThrough'] })).toThrow(TypeError);
