@@ -1,5 +1,5 @@
 import { dateBounds, numberBounds } from '../check/bounds';
-import type { Condition, DateTest, Filter, NumberTest, TextTest } from '../check/filter';
+import type { Condition, Filter } from '../check/filter';
 import { foldCase } from '../values/case';
 import { nextDouble } from '../values/number';
 import { likeForm, likeOperands, type LikeForm } from './like';

@@ -18,7 +18,7 @@ import {
 } from '../../src/index';
 import { quote } from '../../src/diagnostics/diagnostic';
 
-import { anySchema, name, randomSchema, text, validQuery } from '../support/generators';
+import { anySchema, name, randomSchema, validQuery } from '../support/generators';
 
 const schemaAndValidQuery = randomSchema.chain((schema) => validQuery(schema).map((query) => ({ schema, query })));
 const catalogAndValidQuery = fc

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   balanceSheets,
   bills,
-  businesses,
   catalog,
   check,
   compile,

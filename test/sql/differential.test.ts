@@ -1,11 +1,9 @@
-import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { check, compile, toSql, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
-import { SERVERS, useDatabase, type Database } from '../support/databases';
-import { exactFoldings } from './support/folding';
-import { documents, filterCase, schema, typedItems, type FilterCase } from './support/arbitraries';
-import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, selectIds, TEST_TIMEOUT } from './support/database';
-import { writeJson } from './support/json';
+import { expect, it } from 'vitest';
+import { compile, toSql, type CaseFolding, type SqlTarget } from '../../src/index';
+import type { Database } from '../support/databases';
+import { filterCase } from './support/arbitraries';
+import { selectIds, TEST_TIMEOUT } from './support/database';
+import { checkedCases, documentsAgree, onEveryServer, type Checked } from './support/suite';
 
 /**
  * SQL agrees with the evaluator on real Postgres servers (PGlite, and a Postgres
@@ -20,18 +18,7 @@ import { writeJson } from './support/json';
 const FILTERS_PER_DATA_SET = 60;
 const DATA_SETS = 50;
 
-interface Checked {
-  readonly source: FilterCase;
-  readonly filter: Filter;
-}
-
-const checkedFilters = fc.array(filterCase, { minLength: FILTERS_PER_DATA_SET, maxLength: FILTERS_PER_DATA_SET }).map((cases) =>
-  cases.map((source): Checked => {
-    const result = check(source.query, schema);
-    if (!result.ok) throw new Error(`generated an invalid query ${JSON.stringify(source.query)}: ${JSON.stringify(result.errors)}`);
-    return { source, filter: result.value };
-  }),
-);
+const checkedFilters = checkedCases(filterCase, FILTERS_PER_DATA_SET);
 
 /** Compares, filter by filter, the ids SQL selects with the ids the evaluator accepts. */
 async function agree(db: Database, folding: CaseFolding, items: readonly unknown[], ids: readonly number[], from: string, target: SqlTarget, filters: readonly Checked[]) {
@@ -56,52 +43,12 @@ async function agree(db: Database, folding: CaseFolding, items: readonly unknown
   });
 }
 
-describe.each(SERVERS)('toSql agrees with compile on $label', (server) => {
-  let db: Database;
-  let foldings: CaseFolding[];
-
-  // Sixty filters run in one statement: see OpenOptions.jit.
-  useDatabase(server, { jit: false }, async (opened) => {
-    db = opened;
-    await createTables(db);
-    foldings = await exactFoldings(db);
-  });
-
-  const folding = () => fc.nat().map((n) => foldings[n % foldings.length]!);
-
+onEveryServer('toSql agrees with compile on $label', checkedFilters, DATA_SETS, agree, ({ db, folding, foldings }) => {
   it('folds case the way compile does with at least one folding', () => {
-    expect(foldings.length).toBeGreaterThan(0);
+    expect(foldings().length).toBeGreaterThan(0);
   });
-
-  it('on a relational layout with well-typed data', async () => {
-    await fc.assert(
-      fc.asyncProperty(typedItems, checkedFilters, folding(), async (items, filters, f) => {
-        await loadTyped(db, items);
-        await agree(db, f, items, items.map((item) => item.id), '"we""ird"."items.v1"', relationalTarget, filters);
-      }),
-      { numRuns: DATA_SETS },
-    );
-  }, TEST_TIMEOUT);
-
-  it('on a document layout with awkward data', async () => {
-    await fc.assert(
-      fc.asyncProperty(documents, checkedFilters, folding(), async (docs, filters, f) => {
-        await loadDocuments(db, docs);
-        const parsed = docs.map((doc) => JSON.parse(writeJson(doc)) as unknown);
-        await agree(db, f, parsed, parsed.map((_, i) => i + 1), 'docs', documentTarget, filters);
-      }),
-      { numRuns: DATA_SETS },
-    );
-  }, TEST_TIMEOUT);
 
   it('on documents without a table qualifier', async () => {
-    await fc.assert(
-      fc.asyncProperty(documents, checkedFilters, folding(), async (docs, filters, f) => {
-        await loadDocuments(db, docs);
-        const parsed = docs.map((doc) => JSON.parse(writeJson(doc)) as unknown);
-        await agree(db, f, parsed, parsed.map((_, i) => i + 1), 'docs', { document: 'doc' }, filters);
-      }),
-      { numRuns: 5 },
-    );
+    await documentsAgree(db(), folding(), checkedFilters, 5, agree, { document: 'doc' });
   }, TEST_TIMEOUT);
 });

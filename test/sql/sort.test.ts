@@ -1,11 +1,9 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check, compile, sortItems, toSql, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
-import { SERVERS, useDatabase, type Database } from '../support/databases';
-import { documents, pagedCase, schema, typedItems, type FilterCase } from './support/arbitraries';
-import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, TEST_TIMEOUT } from './support/database';
-import { exactFoldings } from './support/folding';
-import { writeJson } from './support/json';
+import { check, compile, sortItems, toSql, type CaseFolding, type SqlTarget } from '../../src/index';
+import type { Database } from '../support/databases';
+import { pagedCase, schema } from './support/arbitraries';
+import { relationalTarget } from './support/database';
+import { checkedCases, onEveryServer, type Checked } from './support/suite';
 
 /**
  * SQL pages through the rows as the evaluator pages through the items (reference §9), on
@@ -19,25 +17,13 @@ import { writeJson } from './support/json';
  * server has that means what `sortItems` means).
  */
 
-interface PagedCase {
-  readonly source: FilterCase;
-  readonly filter: Filter;
-}
-
-const checkedCases = (n: number) =>
-  fc.array(pagedCase, { minLength: n, maxLength: n }).map((cases) =>
-    cases.map((source): PagedCase => {
-      const result = check(source.query, schema);
-      if (!result.ok) throw new Error(`generated an invalid query ${JSON.stringify(source.query)}: ${JSON.stringify(result.errors)}`);
-      return { source, filter: result.value };
-    }),
-  );
-
 const CASES_PER_DATA_SET = 12;
 const DATA_SETS = 40;
 
+const pagedCases = checkedCases(pagedCase, CASES_PER_DATA_SET);
+
 /** The ids of one page in SQL's order and in the evaluator's must be the same list, query by query. */
-async function agree(db: Database, caseFolding: CaseFolding, items: readonly unknown[], ids: readonly number[], from: string, target: SqlTarget, cases: readonly PagedCase[]) {
+async function agree(db: Database, caseFolding: CaseFolding, items: readonly unknown[], ids: readonly number[], from: string, target: SqlTarget, cases: readonly Checked[]) {
   for (const { source, filter } of cases) {
     const { caseInsensitive } = source;
     const { text, values, orderBy } = toSql(filter, target, { caseInsensitive, caseFolding, tieBreaker: 'id' });
@@ -67,40 +53,7 @@ async function agree(db: Database, caseFolding: CaseFolding, items: readonly unk
   }
 }
 
-describe.each(SERVERS)('WHERE, ORDER BY and the page agree with compile and sortItems on $label', (server) => {
-  let db: Database;
-  let foldings: CaseFolding[];
-
-  // Document filters are large expressions: see OpenOptions.jit.
-  useDatabase(server, { jit: false }, async (opened) => {
-    db = opened;
-    await createTables(db);
-    foldings = await exactFoldings(db);
-  });
-
-  const folding = () => fc.nat().map((n) => foldings[n % foldings.length]!);
-
-  it('on a relational layout with well-typed data', async () => {
-    await fc.assert(
-      fc.asyncProperty(typedItems, checkedCases(CASES_PER_DATA_SET), folding(), async (items, cases, f) => {
-        await loadTyped(db, items);
-        await agree(db, f, items, items.map((item) => item.id), '"we""ird"."items.v1"', relationalTarget, cases);
-      }),
-      { numRuns: DATA_SETS },
-    );
-  }, TEST_TIMEOUT);
-
-  it('on a document layout with awkward data', async () => {
-    await fc.assert(
-      fc.asyncProperty(documents, checkedCases(CASES_PER_DATA_SET), folding(), async (docs, cases, f) => {
-        await loadDocuments(db, docs);
-        const parsed = docs.map((doc) => JSON.parse(writeJson(doc)) as unknown);
-        await agree(db, f, parsed, parsed.map((_, i) => i + 1), 'docs', documentTarget, cases);
-      }),
-      { numRuns: DATA_SETS },
-    );
-  }, TEST_TIMEOUT);
-});
+onEveryServer('WHERE, ORDER BY and the page agree with compile and sortItems on $label', pagedCases, DATA_SETS, agree);
 
 describe('the ORDER BY clause', () => {
   const filter = (orderBy: string) => {
