@@ -105,6 +105,9 @@ export function expectFilter(fn: string, filter: unknown): asserts filter is Fil
     wrongArgument(fn, 'the filter', 'a Filter (the value of a successful check() or validate())', filter, hint);
   }
   if (!Array.isArray(filter.conditions)) wrongArgument(fn, 'the "conditions" of the filter', 'an array', filter.conditions);
+  if (filter.caseInsensitive !== undefined && typeof filter.caseInsensitive !== 'boolean') {
+    wrongArgument(fn, 'the "caseInsensitive" of the filter', 'true, false or absent', filter.caseInsensitive);
+  }
   filter.conditions.forEach((condition: unknown, index: number) => {
     const { key, type, path, array, tests } = isObject(condition) ? condition : {};
     const name = typeof key === 'string' ? `the condition on ${JSON.stringify(key)}` : `condition ${index}`;

@@ -1,4 +1,4 @@
-import { checkOptions } from '../diagnostics/arguments';
+import { checkOptions, wrongArgument } from '../diagnostics/arguments';
 import type { Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits } from '../input/limits';
@@ -10,13 +10,20 @@ import { sortExample } from './sort';
 import { FilterBuilder } from './validate';
 
 /**
- * Options of `check`: those of `parse`; the schema's own `params` are always passed
- * through, and its `sortParam` is the sort parameter.
+ * Options of `check`: those of `parse` (the schema's own `params` are always passed
+ * through, and its `sortParam` is the sort parameter), and how text is to be compared.
  */
-export type CheckOptions = Omit<ParseOptions, 'sortParam'>;
+export interface CheckOptions extends Omit<ParseOptions, 'sortParam'> {
+  /**
+   * Carried by the filter as its `caseInsensitive`, which `compile`, `sortItems` and
+   * `toSql` follow unless told otherwise: the server's choice, made once where the query
+   * is checked. Checking itself does not depend on case.
+   */
+  readonly caseInsensitive?: boolean;
+}
 
 /** The keys of `CheckOptions`, for the check of the options argument. */
-const CHECK_OPTIONS = ['limits', 'params'] as const;
+const CHECK_OPTIONS = ['limits', 'params', 'caseInsensitive'] as const;
 
 /**
  * Parses and validates a query in one step: what a server calls on every request, and
@@ -27,9 +34,11 @@ const CHECK_OPTIONS = ['limits', 'params'] as const;
  */
 export function check(input: QueryInput, schema: Schema, options?: CheckOptions): Result<Filter> {
   expectSchema('check', schema);
+  const caseInsensitive = options?.caseInsensitive;
   if (options !== undefined) {
     checkOptions('check', options, CHECK_OPTIONS);
     checkParamsOption('check', options.params);
+    if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument('check', '"caseInsensitive"', 'true or false', caseInsensitive);
   }
   const params = options?.params === undefined ? schema.params : [...schema.params, ...options.params];
   const limits = resolveLimits(options?.limits, 'check');
@@ -43,5 +52,6 @@ export function check(input: QueryInput, schema: Schema, options?: CheckOptions)
     // A sort parameter's keys, all or the well-formed ones, are held against the schema either way.
     if (filter.sort !== undefined) builder.sortBy(filter.sort);
   }
-  return builder.result();
+  const result = builder.result();
+  return result.ok && caseInsensitive !== undefined ? { ok: true, value: { ...result.value, caseInsensitive } } : result;
 }

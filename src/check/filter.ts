@@ -72,4 +72,10 @@ export interface Filter {
   readonly params: PassThroughParams;
   readonly sort: readonly SortField[];
   readonly page?: Page;
+  /**
+   * How the server compares text for this filter, when it said so to `check` (or to an
+   * adapter): `compile`, `sortItems` and `toSql` fold case when it is `true`, unless
+   * their own `caseInsensitive` option says otherwise. Absent: case-sensitive.
+   */
+  readonly caseInsensitive?: boolean;
 }

@@ -13,7 +13,8 @@ export interface CompileOptions {
   /**
    * Compare strings and ids, for equality and for `%` patterns, by their lower-case forms:
    * the simple lower case of each code point (see `foldCase`), as Postgres's `lower()`
-   * under `pg_c_utf8` computes them, so the SQL back end means the same.
+   * under `pg_c_utf8` computes them, so the SQL back end means the same. When not given,
+   * the filter's own `caseInsensitive` applies (see `check`'s option), else `false`.
    */
   readonly caseInsensitive?: boolean;
   /**
@@ -43,7 +44,7 @@ const OPTION_NAMES = ['caseInsensitive', 'codegen'];
 export function compile(filter: Filter, options?: CompileOptions): Predicate {
   const { caseInsensitive, codegen } = readOptions(options, 'compile');
   expectFilter('compile', filter);
-  const plan = planFilter(filter, caseInsensitive);
+  const plan = planFilter(filter, caseInsensitive ?? filter.caseInsensitive === true);
   return (codegen ? generatedPredicate(plan) : undefined) ?? closurePredicate(plan);
 }
 
@@ -57,13 +58,14 @@ export function compile(filter: Filter, options?: CompileOptions): Predicate {
 export function generatedSource(filter: Filter, options?: Pick<CompileOptions, 'caseInsensitive'>): string {
   const { caseInsensitive } = readOptions(options, 'generatedSource');
   expectFilter('generatedSource', filter);
-  return generate(planFilter(filter, caseInsensitive).shape);
+  return generate(planFilter(filter, caseInsensitive ?? filter.caseInsensitive === true).shape);
 }
 
-function readOptions(options: CompileOptions | undefined, caller: string): { caseInsensitive: boolean; codegen: boolean } {
+/** The options, checked; `caseInsensitive` stays `undefined` when not given, for the filter's own to apply. */
+function readOptions(options: CompileOptions | undefined, caller: string): { caseInsensitive: boolean | undefined; codegen: boolean } {
   checkOptions(caller, options, OPTION_NAMES);
-  const { caseInsensitive = false, codegen = true } = options ?? {};
-  if (typeof caseInsensitive !== 'boolean') wrongArgument(caller, '"caseInsensitive"', 'true or false', caseInsensitive);
+  const { caseInsensitive, codegen = true } = options ?? {};
+  if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument(caller, '"caseInsensitive"', 'true or false', caseInsensitive);
   if (typeof codegen !== 'boolean') wrongArgument(caller, '"codegen"', 'true or false', codegen);
   return { caseInsensitive, codegen };
 }

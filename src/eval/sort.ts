@@ -24,13 +24,13 @@ export type SortOptions = Pick<CompileOptions, 'caseInsensitive'>;
  * array costs the items it has, not its `length`), and an item that cannot be read (a
  * throwing getter or proxy) is left out. Never throws on data.
  */
-export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort'>, options?: SortOptions): T[] {
+export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort' | 'caseInsensitive'>, options?: SortOptions): T[] {
   if (!Array.isArray(items)) wrongArgument('sortItems', 'the items', 'an array', items);
   const sort = isObject(filter) ? filter.sort : undefined;
   if (!Array.isArray(sort)) wrongArgument('sortItems', 'the filter', 'a checked Filter, with its sort', filter, resultHint(filter));
   expectSort('sortItems', sort);
   checkOptions('sortItems', options, SORT_OPTIONS);
-  const fold = options?.caseInsensitive ?? false;
+  const fold = options?.caseInsensitive ?? (filter as Pick<Filter, 'caseInsensitive'>).caseInsensitive ?? false;
   if (typeof fold !== 'boolean') wrongArgument('sortItems', '"caseInsensitive"', 'true or false', fold);
   const elements = ownElements(items) as T[];
   if (sort.length === 0) return elements;

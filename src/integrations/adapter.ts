@@ -21,6 +21,12 @@ import { checkOptions, isObject, wrongArgument } from '../diagnostics/arguments'
  * a mistake is a `TypeError` then, never a failure on some later request.
  */
 export interface FilterQueryOptions {
+  /**
+   * Whether this server compares text case-insensitively: the filter it hands over
+   * carries it (`filter.caseInsensitive`), and `compile`, `sortItems` and `toSql` follow
+   * it unless told otherwise (reference §10). Checking does not depend on case.
+   */
+  readonly caseInsensitive?: boolean;
   /** Overrides of the limits of reference §7. */
   readonly limits?: Partial<Limits>;
   /** Keys passed through untouched, besides the schema's request parameters (a CSRF token, a tracking id…). */
@@ -68,12 +74,14 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
       if (typeof value !== 'string') wrongArgument(who, `"problem.${key}"`, 'a string', value);
     }
   }
-  const limits = given.limits as Partial<Limits> | undefined;
-  const checking: CheckOptions = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
+  const { limits, caseInsensitive } = given as Pick<FilterQueryOptions, 'limits' | 'caseInsensitive'>;
+  if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument(who, '"caseInsensitive"', 'true or false', caseInsensitive);
+  const parsing = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
+  const checking: CheckOptions = caseInsensitive === undefined ? parsing : { ...parsing, caseInsensitive };
   // Parsing an empty query once refuses bad limits now (a TypeError), not on some request;
   // the mistake is in this adapter's options, so its message names the adapter.
   try {
-    parse('', checking);
+    parse('', parsing);
   } catch (error) {
     if (error instanceof TypeError) throw new TypeError(error.message.replace(/^parse: /, `${who}: `));
     throw error;
@@ -90,7 +98,7 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
   };
 }
 
-const OPTION_KEYS = ['limits', 'params', 'problem', 'onError'];
+const OPTION_KEYS = ['caseInsensitive', 'limits', 'params', 'problem', 'onError'];
 
 /**
  * The checker of a middleware factory (`filterQuery(schema, options)`), its schema checked

@@ -105,7 +105,7 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
   const tieBreaker = options?.tieBreaker === undefined ? [] : typeof options.tieBreaker === 'string' ? [options.tieBreaker] : options.tieBreaker;
   if (!Array.isArray(tieBreaker)) wrongArgument('toSql', '"tieBreaker"', 'a column name or an array of column names', tieBreaker);
   const params = new Parameters();
-  const text = textComparison(options);
+  const text = textComparison(options, filter.caseInsensitive);
   const conditions = filter.conditions.map((condition) =>
     'document' in target ? documentCondition(target, condition, text, params) : relationalCondition(target, condition, text, params),
   );
@@ -121,8 +121,9 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
 const SQL_OPTIONS = ['caseInsensitive', 'caseFolding', 'firstParam', 'tieBreaker'];
 const TEMPLATE_OPTIONS = ['caseInsensitive', 'caseFolding'];
 
-function textComparison(options: SqlOptions | undefined): TextComparison {
-  const caseInsensitive = options?.caseInsensitive;
+/** How text compares: the option, else the filter's own `caseInsensitive`, else case-sensitively. */
+function textComparison(options: SqlOptions | undefined, filterCase: boolean | undefined): TextComparison {
+  const caseInsensitive = options?.caseInsensitive ?? filterCase;
   const folding = options?.caseFolding ?? 'pg_c_utf8';
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') {
     wrongArgument('toSql', '"caseInsensitive"', 'true or false', caseInsensitive);

@@ -112,5 +112,18 @@ export function adapterSuite(name: string, start: (options?: AdapterOptions) => 
         await labelled.close();
       }
     });
+
+    it('hands over a filter that carries the server\'s caseInsensitive, which compile then follows', async () => {
+      const folding = await start({ caseInsensitive: true });
+      try {
+        const got = await getAnswer(folding, '/vendors?vendorName=ACME%25');
+        expect(got.filter).toEqual({ ...expected('vendorName=ACME%25', vendors), caseInsensitive: true });
+        expect(got.ids).toEqual(['v1', 'v2']);
+        // The same query, case-sensitively: nothing starts with "ACME".
+        expect((await getAnswer(server, '/vendors?vendorName=ACME%25')).ids).toEqual([]);
+      } finally {
+        await folding.close();
+      }
+    });
   });
 }

@@ -18,8 +18,9 @@ describe('the adapters\' types', () => {
     });
     // @ts-expect-error: a schema spec is not a schema
     app.get('/x', { config: { filter: { fields: {} } } }, () => 'x');
-    // @ts-expect-error: an unknown option
     void app.register(qsfilter, { caseInsensitive: true });
+    // @ts-expect-error: an unknown option
+    void app.register(qsfilter, { caseSensitive: false });
   });
 
   it('qsfilter/express: a RequestHandler, and req.filter reads as a Filter', () => {
