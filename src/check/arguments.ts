@@ -93,11 +93,12 @@ export function expectSort(fn: string, sort: unknown): asserts sort is readonly 
 /**
  * Checks that `fn` was given a checked filter (`compile`, `generatedSource`, `toSql`,
  * `format`): a Filter whose conditions each have a key, a type, a path of field names
- * (reference §3), and tests of that type with values as `validate` makes them (its sort
- * is `expectSort`'s, for those that order). A hand-built filter is checked as closely as one from
- * `check`, so that nothing it holds reaches generated code or SQL unread: never
- * `undefined` in the text, never a test silently dropped. Other fields (`params`, and
- * whatever later versions add) are left alone.
+ * (reference §3), and tests of that type with values as `validate` makes them, and whose
+ * `caseInsensitive`, if any, is a boolean (its sort is `expectSort`'s, for those that
+ * order). A hand-built filter is checked as closely as one from `check`, so that nothing
+ * it holds reaches generated code or SQL unread: never `undefined` in the text, never a
+ * test silently dropped. Other fields (`params`, and whatever later versions add) are
+ * left alone.
  */
 export function expectFilter(fn: string, filter: unknown): asserts filter is Filter {
   if (!isObject(filter) || filter.type !== 'Filter') {
