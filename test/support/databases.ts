@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { ProvidedServer } from './postgres-server';
 
 /**
- * The Postgres servers the SQL suites run on: PGlite in process, and a real server
- * (started by `postgres-server.ts`, or the one `DATABASE_URL` names). A suite runs
- * `describe.each(SERVERS)('… on $label', …)` and opens a fresh database in `beforeAll`.
+ * The Postgres servers the SQL suites run on: PGlite in process, the main real server
+ * (Debian's, started by `postgres-server.ts`, or the one `DATABASE_URL` names), and the
+ * other supported majors from npm. A suite runs `describe.each(SERVERS)('… on $label', …)`
+ * and opens a fresh database in `beforeAll`.
  */
 
 /** One fresh database, on either kind of server. */
@@ -38,10 +40,19 @@ export interface OpenOptions {
 export interface DatabaseServer {
   readonly label: string;
   readonly kind: 'pglite' | 'server';
+  /**
+   * Of `n` runs of a property suite, how many this server gets: all of them on PGlite and
+   * the main server, a share on the other majors (whose SQL differs from those in no way
+   * the suites generate, but for case folding, which every run covers).
+   */
+  runs(n: number): number;
   open(options?: OpenOptions): Promise<Database>;
 }
 
 const provided = inject('postgres');
+
+/** The share of property-suite runs each npm major gets (see DatabaseServer.runs). */
+const MAJOR_SHARE = 0.2;
 
 /** `PGlite (PostgreSQL 18.6)`, `PostgreSQL 15.18 server`: what names a suite in the output. */
 const short = (version: string) => /PostgreSQL [\d.]+/.exec(version)?.[0] ?? version;
@@ -49,6 +60,7 @@ const short = (version: string) => /PostgreSQL [\d.]+/.exec(version)?.[0] ?? ver
 export const PGLITE: DatabaseServer = {
   label: `PGlite (${short(provided.pglite)})`,
   kind: 'pglite',
+  runs: (n) => n,
   async open() {
     const db = await PGlite.create();
     return {
@@ -64,46 +76,65 @@ export const PGLITE: DatabaseServer = {
   },
 };
 
-export const SERVER: DatabaseServer = {
-  label: `${short(provided.server)} server`,
-  kind: 'server',
-  async open({ encoding = 'UTF8', jit = true } = {}) {
-    const name = `qsfilter_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: provided.url });
-    await admin.connect();
-    // template0: a database of this encoding whatever the server's default is (SQL_ASCII needs the C locale).
-    const locale = encoding === 'UTF8' ? '' : ` LC_COLLATE 'C' LC_CTYPE 'C'`;
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING '${encoding}'${locale}`);
-    if (!jit) await admin.query(`ALTER DATABASE ${name} SET jit = off`);
-    const url = withDatabase(provided.url, name);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    return {
-      label: SERVER.label,
-      url,
-      pglite: undefined,
-      query: async <Row>(text: string, values?: unknown[]) => (await client.query(text, values)) as unknown as { rows: Row[] },
-      exec: async (sql) => {
-        await client.query(sql);
-      },
-      close: async () => {
-        await client.end();
-        // A pool that was just ended may still be closing its connections: wait for them
-        // (a forced drop would fail them, in a process that stopped listening to them).
-        for (let wait = 0; wait < 50; wait++) {
-          const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-          if (rows[0]!.n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
-      },
-    };
-  },
-};
+/** A real server; `share` is the part of property-suite runs it gets. */
+function realServer(server: ProvidedServer, share: number): DatabaseServer {
+  const self: DatabaseServer = {
+    label: `${short(server.server)} server`,
+    kind: 'server',
+    runs: (n) => Math.max(1, Math.round(n * share)),
+    async open({ encoding = 'UTF8', jit = true } = {}) {
+      const name = `qsfilter_test_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: server.url });
+      await admin.connect();
+      // template0: a database of this encoding whatever the server's default is (SQL_ASCII needs the C locale).
+      const locale = encoding === 'UTF8' ? '' : ` LC_COLLATE 'C' LC_CTYPE 'C'`;
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING '${encoding}'${locale}`);
+      if (!jit) await admin.query(`ALTER DATABASE ${name} SET jit = off`);
+      const url = withDatabase(server.url, name);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return {
+        label: self.label,
+        url,
+        pglite: undefined,
+        query: async <Row>(text: string, values?: unknown[]) => (await client.query(text, values)) as unknown as { rows: Row[] },
+        exec: async (sql) => {
+          await client.query(sql);
+        },
+        close: async () => {
+          await client.end();
+          // A pool that was just ended may still be closing its connections: wait for them
+          // (a forced drop would fail them, in a process that stopped listening to them).
+          for (let wait = 0; wait < 50; wait++) {
+            const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+            if (rows[0]!.n === 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          await admin.end();
+        },
+      };
+    },
+  };
+  return self;
+}
 
-/** Every server, PGlite first. */
-export const SERVERS: readonly DatabaseServer[] = [PGLITE, SERVER];
+/** The main real server: Debian's, or `DATABASE_URL`'s. */
+export const SERVER: DatabaseServer = realServer(provided, 1);
+
+/** The other supported majors, from npm, oldest first. */
+export const MAJORS: readonly DatabaseServer[] = provided.majors.map((server) => realServer(server, MAJOR_SHARE));
+
+/** Every server, PGlite first, then the real ones oldest first. */
+export const SERVERS: readonly DatabaseServer[] = [
+  PGLITE,
+  ...[{ server: SERVER, version: provided.versionNum }, ...MAJORS.map((server, i) => ({ server, version: provided.majors[i]!.versionNum }))]
+    .sort((a, b) => a.version - b.version)
+    .map((s) => s.server),
+];
+
+/** Every real server, oldest first. */
+export const REAL_SERVERS: readonly DatabaseServer[] = SERVERS.filter((server) => server.kind === 'server');
 
 /** The connection string with another database name. */
 function withDatabase(url: string, database: string): string {
