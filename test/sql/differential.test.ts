@@ -43,12 +43,12 @@ async function agree(db: Database, folding: CaseFolding, items: readonly unknown
   });
 }
 
-onEveryServer('toSql agrees with compile on $label', checkedFilters, DATA_SETS, agree, ({ server, db, folding, foldings }) => {
+onEveryServer('toSql agrees with compile on $label', checkedFilters, DATA_SETS, agree, ({ db, folding, foldings }) => {
   it('folds case the way compile does with at least one folding', () => {
     expect(foldings().length).toBeGreaterThan(0);
   });
 
   it('on documents without a table qualifier', async () => {
-    await documentsAgree(db(), folding(), checkedFilters, server.runs(5), agree, { document: 'doc' });
+    await documentsAgree(db(), folding(), checkedFilters, 5, agree, { document: 'doc' });
   }, TEST_TIMEOUT);
 });

@@ -42,19 +42,10 @@ export interface DatabaseServer {
   readonly kind: 'pglite' | 'server';
   /** `server_version_num`: 150018. */
   readonly version: number;
-  /**
-   * Of `n` runs of a property suite, how many this server gets: all of them on PGlite and
-   * the main server, a share on the other majors (whose SQL differs from those in no way
-   * the suites generate, but for case folding, which every run covers).
-   */
-  runs(n: number): number;
   open(options?: OpenOptions): Promise<Database>;
 }
 
 const provided = inject('postgres');
-
-/** The share of property-suite runs each npm major gets (see DatabaseServer.runs). */
-const MAJOR_SHARE = 0.2;
 
 /** `PGlite (PostgreSQL 18.6)`, `PostgreSQL 15.18 server`: what names a suite in the output. */
 const short = (version: string) => /PostgreSQL [\d.]+/.exec(version)?.[0] ?? version;
@@ -63,7 +54,6 @@ export const PGLITE: DatabaseServer = {
   label: `PGlite (${short(provided.pglite.server)})`,
   kind: 'pglite',
   version: provided.pglite.versionNum,
-  runs: (n) => n,
   async open() {
     const db = await PGlite.create();
     return {
@@ -79,13 +69,12 @@ export const PGLITE: DatabaseServer = {
   },
 };
 
-/** A real server; `share` is the part of property-suite runs it gets. */
-function realServer(server: ProvidedServer, share: number): DatabaseServer {
+/** A real server. */
+function realServer(server: ProvidedServer): DatabaseServer {
   const self: DatabaseServer = {
     label: `${short(server.server)} server`,
     kind: 'server',
     version: server.versionNum,
-    runs: (n) => Math.max(1, Math.round(n * share)),
     async open({ encoding = 'UTF8', jit = true } = {}) {
       const name = `qsfilter_test_${randomBytes(6).toString('hex')}`;
       const admin = new pg.Client({ connectionString: server.url });
@@ -124,10 +113,10 @@ function realServer(server: ProvidedServer, share: number): DatabaseServer {
 }
 
 /** The main real server: Debian's, or `DATABASE_URL`'s. */
-export const SERVER: DatabaseServer = realServer(provided, 1);
+export const SERVER: DatabaseServer = realServer(provided);
 
 /** The other supported majors, from npm, oldest first. */
-export const MAJORS: readonly DatabaseServer[] = provided.majors.map((server) => realServer(server, MAJOR_SHARE));
+export const MAJORS: readonly DatabaseServer[] = provided.majors.map(realServer);
 
 /** Every server, PGlite first, then the real ones oldest first. */
 export const SERVERS: readonly DatabaseServer[] = [PGLITE, ...[SERVER, ...MAJORS].sort((a, b) => a.version - b.version)];

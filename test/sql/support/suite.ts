@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { check, type CaseFolding, type Filter, type SqlTarget } from '../../../src/index';
-import { SERVERS, useDatabase, type Database, type DatabaseServer } from '../../support/databases';
+import { SERVERS, useDatabase, type Database } from '../../support/databases';
 import { documents, schema, typedItems, type FilterCase } from './arbitraries';
 import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, TEST_TIMEOUT } from './database';
 import { exactFoldings } from './folding';
@@ -39,9 +39,8 @@ export type Agreement = (
   cases: readonly Checked[],
 ) => Promise<void>;
 
-/** What a suite's own further tests get: the server, the open database and a generator of the foldings it has. */
+/** What a suite's own further tests get: the open database and a generator of the foldings it has. */
 export interface SuiteContext {
-  readonly server: DatabaseServer;
   readonly db: () => Database;
   readonly folding: () => fc.Arbitrary<CaseFolding>;
   readonly foldings: () => readonly CaseFolding[];
@@ -51,9 +50,8 @@ export interface SuiteContext {
  * One differential suite per server (test/support/databases.ts), its database opened
  * once with the tables and the case foldings that mean what the evaluator means: the
  * same agreement on a relational layout (well-typed data) and on a document layout
- * (awkward data, which the evaluator reads JSON-parsed), `dataSets` data sets each (the
- * server's share of them: see DatabaseServer.runs). Statements are large expressions, so
- * Postgres's JIT is off (see OpenOptions.jit).
+ * (awkward data, which the evaluator reads JSON-parsed), `dataSets` data sets each.
+ * Statements are large expressions, so Postgres's JIT is off (see OpenOptions.jit).
  */
 export function onEveryServer(title: string, cases: fc.Arbitrary<readonly Checked[]>, dataSets: number, agree: Agreement, more?: (context: SuiteContext) => void): void {
   describe.each(SERVERS)(title, (server) => {
@@ -72,15 +70,15 @@ export function onEveryServer(title: string, cases: fc.Arbitrary<readonly Checke
           await loadTyped(db, items);
           await agree(db, f, items, items.map((item) => item.id), '"we""ird"."items.v1"', relationalTarget, checked);
         }),
-        { numRuns: server.runs(dataSets) },
+        { numRuns: dataSets },
       );
     }, TEST_TIMEOUT);
 
     it('on a document layout with awkward data', async () => {
-      await documentsAgree(db, folding(), cases, server.runs(dataSets), agree, documentTarget);
+      await documentsAgree(db, folding(), cases, dataSets, agree, documentTarget);
     }, TEST_TIMEOUT);
 
-    more?.({ server, db: () => db, folding, foldings: () => foldings });
+    more?.({ db: () => db, folding, foldings: () => foldings });
   });
 }
 
