@@ -117,7 +117,7 @@ export function adapterSuite(name: string, start: (options?: AdapterOptions) => 
       const folding = await start({ caseInsensitive: true });
       try {
         const got = await getAnswer(folding, '/vendors?vendorName=ACME%25');
-        expect(got.filter).toEqual({ ...expected('vendorName=ACME%25', vendors), caseInsensitive: true });
+        expect(got.filter).toEqual({ ...(expected('vendorName=ACME%25', vendors) as object), caseInsensitive: true });
         expect(got.ids).toEqual(['v1', 'v2']);
         // The same query, case-sensitively: nothing starts with "ACME".
         expect((await getAnswer(server, '/vendors?vendorName=ACME%25')).ids).toEqual([]);
