@@ -5,12 +5,14 @@ import { describe, expect, it } from 'vitest';
 import {
   catalog,
   check,
+  defineSchema,
   DIAGNOSTIC_CODES,
   format,
   formatDiagnostics,
   parse,
   toProblemDetails,
   validate,
+  type Diagnostic,
   type Filter,
   type QueryInput,
   type Result,
@@ -74,7 +76,9 @@ function expectValidateAgrees(input: QueryInput, schema: Schema, result: Result<
     expect(validate(parsed.value, schema)).toEqual(result);
   } else {
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors.filter((e) => parsed.errors.some((p) => isDeepStrictEqual(p, e)))).toEqual(parsed.errors);
+    // A sort hint's example names the schema's own fields in check, the API's in parse, which knows no schema.
+    const same = (d: Diagnostic) => (d.code === 'INVALID_SORT' ? { ...d, hint: undefined } : d);
+    if (!result.ok) expect(result.errors.map(same).filter((e) => parsed.errors.some((p) => isDeepStrictEqual(same(p), e)))).toEqual(parsed.errors.map(same));
   }
   const unaware = parse(input);
   if (unaware.ok && result.ok) expect(validate(unaware.value, schema)).toEqual(result);
@@ -147,7 +151,8 @@ describe('check on queries near the language', () => {
           expectRoundTrip(result.value, schema);
         }
       }),
-      { numRuns: 1500 },
+      // A sort parameter sent with no value, whose hint check writes from the schema (seed -766487377).
+      { numRuns: 1500, examples: [[{ schema: defineSchema({ fields: { a: { type: 'number', sortable: true } }, sortParam: '_' }), query: '_' }]] },
     );
     // Both sides are exercised: neither nearly everything refused nor nearly everything accepted.
     expect(accepted / total).toBeGreaterThan(0.1);
