@@ -58,14 +58,18 @@ export function decodeQuery(input: unknown, limits: Limits): DecodedQuery {
 /**
  * What this package makes, passed where a query belongs (`check(parse(q), schema)`):
  * none is a record of strings, and taking one for a query would report each of its
- * properties as an unknown field.
+ * properties as an unknown field. Each is told apart by a property no record of a
+ * query can hold (a boolean, an object, a function), so that a query that merely uses
+ * these names (`type=Query&filters=a&filters=b`) is still read as one.
  */
 function madeHere(input: unknown): { what: string; hint: string } | undefined {
   if (typeof input !== 'object' || input === null) return undefined;
-  const { ok, type, filters, conditions, toFilter } = input as Record<string, unknown>;
+  const { ok, type, filters, conditions, params, toFilter } = input as Record<string, unknown>;
   if (typeof ok === 'boolean') return { what: 'a Result', hint: 'This is what parse() or check() returned: pass the query itself, or check a parsed one with validate(result.value, schema).' };
-  if (type === 'Query' && Array.isArray(filters)) return { what: 'a syntax tree', hint: 'validate(ast, schema) checks a parsed query.' };
-  if (type === 'Filter' && Array.isArray(conditions)) return { what: 'a Filter', hint: 'This query is checked already: format(filter) writes it back as a query string.' };
+  // A tree's and a Filter's params are an object of the parameters passed through.
+  const held = typeof params === 'object' && params !== null && !Array.isArray(params);
+  if (held && type === 'Query' && Array.isArray(filters)) return { what: 'a syntax tree', hint: 'validate(ast, schema) checks a parsed query.' };
+  if (held && type === 'Filter' && Array.isArray(conditions)) return { what: 'a Filter', hint: 'This query is checked already: format(filter) writes it back as a query string.' };
   if (typeof toFilter === 'function') return { what: 'a query builder', hint: 'Pass builder.toString(), the query it builds.' };
   return undefined;
 }

@@ -405,6 +405,20 @@ describe('messages and hints', () => {
     ]);
   });
 
+  // A framework's record of a query that uses these names is still a query: every value
+  // of a record is a string or a list of strings, which none of those objects can hold
+  // where they are told apart (a Filter's and a tree's "params" is an object).
+  it.each<[string, Record<string, string | string[]>]>([
+    ['type=Query&filters=a&filters=b', { type: 'Query', filters: ['a', 'b'] }],
+    ['type=Filter&conditions=a&conditions=b', { type: 'Filter', conditions: ['a', 'b'] }],
+    ['type=Query&filters=a&params=b', { type: 'Query', filters: ['a'], params: 'b' }],
+    ['ok=true&toFilter=x', { ok: 'true', toFilter: 'x' }],
+  ])('check of the record of %s: read as the query it is', (query, record) => {
+    const names = defineSchema({ fields: { type: { type: 'string' }, filters: { type: 'string' }, conditions: { type: 'string' }, ok: { type: 'string' }, toFilter: { type: 'string' } } });
+    expect(check(record, names, { params: ['params'] })).toEqual(check(query, names, { params: ['params'] }));
+    expect(check(query, names, { params: ['params'] }).ok).toBe(true);
+  });
+
   // A client cannot raise a server's limit: the hint says what it can send instead.
   it.each([
     ['the query length', `vendorName=${'a'.repeat(9000)}`],
