@@ -89,6 +89,19 @@ const cases: [string, () => unknown, RegExp][] = [
   ['sortItems: caseInsensitive that is not a boolean', () => sortItems([], sorted, { caseInsensitive: 'yes' as never }), /^sortItems: "caseInsensitive" must be true or false, not the string "yes"\.$/],
   ['sortItems: a sort of names', () => sortItems([], { sort: ['balance'] as never }), /^sortItems: sort key 0 must be an object with its key, the field's path, not the string "balance"\.$/],
   ['sortItems: a sort field of no type', () => sortItems([], { sort: [{ ...sorted.sort[0]!, type: 'money' as never }] }), /^sortItems: the type of the sort key "balance" must be one of "number", "string", "date", "id", not the string "money"\.$/],
+  // find() answers undefined both for no bad name and for the name undefined: toSql wrote
+  // 'undefined' into SQL, and the closures read a property of that name.
+  ['toSql: undefined in a path', () => toSql({ ...filter, conditions: [{ ...filter.conditions[0]!, path: ['vendorName', undefined] }] } as never, { document: 'doc' }), /^toSql: each name in the path of the condition on "vendorName" must be a field name \(reference §3\), not undefined\.$/],
+  ['compile: undefined in a path', () => compile({ ...filter, conditions: [{ ...filter.conditions[0]!, path: ['vendorName', undefined] }] } as never, { codegen: false }), /^compile: each name in the path of the condition on "vendorName" must be a field name \(reference §3\), not undefined\.$/],
+  // A sparse array's holes are skipped by forEach and every, but read as undefined by the
+  // code that uses the filter: a hand-built hole is refused like the undefined it holds.
+  ['compile: a hole in the conditions', () => compile({ ...filter, conditions: [, filter.conditions[0]!] } as never), /^compile: condition 0 must be an object with its key, the parameter's name as sent, not undefined\.$/],
+  ['compile: a hole in the tests', () => compile({ ...filter, conditions: [{ ...filter.conditions[0]!, tests: [, { op: 'eq', value: 'a' }] }] } as never), /^compile: test 0 of the condition on "vendorName" must be .*, not undefined\.$/],
+  ['compile: a hole in a pattern', () => compile({ ...filter, conditions: [{ ...filter.conditions[0]!, tests: [{ op: 'like', segments: ['a', , 'b'] }] }] } as never), /^compile: test 0 of the condition on "vendorName" must be \{ op: "eq", value \} with a string, or \{ op: "like", segments \} with two strings or more, not an object\.$/],
+  ['toSql: a hole in a sort path', () => toSql({ ...sorted, sort: [{ ...sorted.sort[0]!, path: ['balance', ,] }] } as never, { document: 'doc' }), /^toSql: the path of the sort key "balance" must be a non-empty array of property names, not an array\.$/],
+  ['sortItems: a hole in the sort', () => sortItems([], { sort: [, sorted.sort[0]!] } as never), /^sortItems: sort key 0 must be an object with its key, the field's path, not undefined\.$/],
+  ['validate: a hole in a pattern', () => validate({ ...ast, filters: [{ ...ast.filters[0]!, clauses: [{ operator: 'eq', operand: { type: 'Pattern', segments: ['a', , 'b'] } }] }] } as never, vendors), /^validate: filters\[0\]\.clauses\[0\]\.operand must be a Literal node/],
+  ['format: a hole in the path', () => format({ ...filter, conditions: [{ ...filter.conditions[0]!, path: ['vendorName', ,] }] } as never), /^format: each name in the path of the condition on "vendorName" must be a field name \(reference §3\), not undefined\.$/],
   // openApiParameters
   ['openApiParameters: an unknown option', () => openApiParameters(vendors, { caseinsensitive: true } as never), /^openApiParameters: unknown option "caseinsensitive"; the options are caseInsensitive\.$/],
   ['openApiParameters: caseInsensitive that is not a boolean', () => openApiParameters(vendors, { caseInsensitive: 'yes' as never }), /^openApiParameters: "caseInsensitive" must be true or false, not the string "yes"\.$/],

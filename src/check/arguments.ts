@@ -48,27 +48,27 @@ export function expectAst(fn: string, ast: unknown): asserts ast is FilterAst {
     wrongArgument(fn, 'the syntax tree', 'the value of a successful parse() (type "Query")', ast, resultHint(ast));
   }
   if (!Array.isArray(ast.filters) || !isObject(ast.params)) wrongArgument(fn, 'the syntax tree', 'a Query with "filters" and "params"', ast);
-  ast.filters.forEach((param: unknown, i: number) => {
+  for (const [i, param] of (ast.filters as unknown[]).entries()) {
     const where = `filters[${i}]`;
     if (!isObject(param) || param.type !== 'Param' || typeof param.key !== 'string' || typeof param.value !== 'string') {
       wrongArgument(fn, where, 'a Param node with a key and a value', param);
     }
     const path = param.path;
-    if (!isObject(path) || !Array.isArray(path.names) || path.names.length === 0 || !path.names.every((n: unknown) => isObject(n) && typeof n.value === 'string')) {
+    if (!isObject(path) || !Array.isArray(path.names) || path.names.length === 0 || !everyElement(path.names, (n) => isObject(n) && typeof n.value === 'string')) {
       wrongArgument(fn, `${where}.path`, 'a Path node with one Name node or more', path);
     }
     if (!Array.isArray(param.clauses) || param.clauses.length === 0) wrongArgument(fn, `${where}.clauses`, 'a non-empty array of Clause nodes', param.clauses);
-    param.clauses.forEach((clause: unknown, j: number) => {
+    for (const [j, clause] of (param.clauses as unknown[]).entries()) {
       const at = `${where}.clauses[${j}]`;
       if (!isObject(clause) || !(OPERATORS as readonly unknown[]).includes(clause.operator)) wrongArgument(fn, at, `a Clause node with an operator (${OPERATORS.join(', ')})`, clause);
       const operand = clause.operand;
       const fine =
         isObject(operand) &&
         ((operand.type === 'Literal' && typeof operand.value === 'string') ||
-          (operand.type === 'Pattern' && Array.isArray(operand.segments) && operand.segments.length >= 2 && operand.segments.every((s: unknown) => typeof s === 'string')));
+          (operand.type === 'Pattern' && Array.isArray(operand.segments) && operand.segments.length >= 2 && everyElement(operand.segments, (s) => typeof s === 'string')));
       if (!fine) wrongArgument(fn, `${at}.operand`, 'a Literal node (a value) or a Pattern node (two segments or more)', operand);
-    });
-  });
+    }
+  }
 }
 
 /**
@@ -78,16 +78,16 @@ export function expectAst(fn: string, ast: unknown): asserts ast is FilterAst {
  */
 export function expectSort(fn: string, sort: unknown): asserts sort is readonly SortField[] {
   if (!Array.isArray(sort)) wrongArgument(fn, 'the sort of the filter', 'an array of sort fields', sort);
-  sort.forEach((field: unknown, index: number) => {
+  for (const [index, field] of (sort as unknown[]).entries()) {
     const { key, path, direction, type } = isObject(field) ? field : {};
     const name = typeof key === 'string' ? `the sort key ${JSON.stringify(key)}` : `sort key ${index}`;
     if (!isObject(field) || typeof key !== 'string') wrongArgument(fn, name, 'an object with its key, the field\'s path', field);
     if (!CONDITION_TYPES.includes(type as never)) wrongArgument(fn, `the type of ${name}`, `one of ${CONDITION_TYPES.map((t) => `"${t}"`).join(', ')}`, type);
     if (!(SORT_DIRECTIONS as readonly unknown[]).includes(direction)) wrongArgument(fn, `the direction of ${name}`, '"asc" or "desc"', direction);
-    if (!Array.isArray(path) || path.length === 0 || !path.every((part) => typeof part === 'string')) {
+    if (!Array.isArray(path) || path.length === 0 || !everyElement(path, (part) => typeof part === 'string')) {
       wrongArgument(fn, `the path of ${name}`, 'a non-empty array of property names', path);
     }
-  });
+  }
 }
 
 /**
@@ -109,22 +109,31 @@ export function expectFilter(fn: string, filter: unknown): asserts filter is Fil
   if (filter.caseInsensitive !== undefined && typeof filter.caseInsensitive !== 'boolean') {
     wrongArgument(fn, 'the "caseInsensitive" of the filter', 'true, false or absent', filter.caseInsensitive);
   }
-  filter.conditions.forEach((condition: unknown, index: number) => {
+  for (const [index, condition] of (filter.conditions as unknown[]).entries()) {
     const { key, type, path, array, tests } = isObject(condition) ? condition : {};
     const name = typeof key === 'string' ? `the condition on ${JSON.stringify(key)}` : `condition ${index}`;
     if (!isObject(condition) || typeof key !== 'string') wrongArgument(fn, name, 'an object with its key, the parameter\'s name as sent', condition);
     if (!CONDITION_TYPES.includes(type as never)) wrongArgument(fn, `the type of ${name}`, `one of ${CONDITION_TYPES.map((t) => `"${t}"`).join(', ')}`, type);
     if (!Array.isArray(path) || path.length === 0) wrongArgument(fn, `the path of ${name}`, 'a non-empty array of field names', path);
-    const bad = path.find((part: unknown) => !isFieldName(part));
-    if (bad !== undefined) wrongArgument(fn, `each name in the path of ${name}`, 'a field name (reference §3)', bad);
+    // A loop, not find(): find's answer for an undefined name is its answer for none.
+    for (const part of path as unknown[]) if (!isFieldName(part)) wrongArgument(fn, `each name in the path of ${name}`, 'a field name (reference §3)', part);
     if (array !== undefined && !isFieldName(array)) wrongArgument(fn, `the array of ${name}`, 'a field name (reference §3)', array);
     // validate never makes a condition without tests, which would mean "is a value of the type".
     if (!Array.isArray(tests) || tests.length === 0) wrongArgument(fn, `the tests of ${name}`, 'a non-empty array', tests);
     const test = TEST_OF[type as Condition['type']];
-    tests.forEach((t: unknown, i: number) => {
-      if (!test.valid(t)) wrongArgument(fn, `test ${i} of ${name}`, test.expected, t);
-    });
-  });
+    for (const [i, t] of (tests as unknown[]).entries()) if (!test.valid(t)) wrongArgument(fn, `test ${i} of ${name}`, test.expected, t);
+  }
+}
+
+/**
+ * `array.every(test)`, holes included. `every` and `forEach` skip the holes of a sparse
+ * array, which the code that then reads the array sees as `undefined`; iterating sees
+ * them too. Every test here refuses `undefined`, so the first hole ends the loop: linear
+ * in the elements the array holds, whatever its `length`.
+ */
+function everyElement(array: readonly unknown[], test: (element: unknown) => boolean): boolean {
+  for (const element of array) if (!test(element)) return false;
+  return true;
 }
 
 const isOperator = (op: unknown): boolean => (OPERATORS as readonly unknown[]).includes(op);
@@ -138,7 +147,7 @@ const TEXT_TEST = {
   valid: (t: unknown): boolean =>
     isObject(t) &&
     ((t.op === 'eq' && typeof t.value === 'string') ||
-      (t.op === 'like' && Array.isArray(t.segments) && t.segments.length >= 2 && t.segments.every((s) => typeof s === 'string'))),
+      (t.op === 'like' && Array.isArray(t.segments) && t.segments.length >= 2 && everyElement(t.segments, (s) => typeof s === 'string'))),
   expected: '{ op: "eq", value } with a string, or { op: "like", segments } with two strings or more',
 };
 /** What each type of condition holds as its tests (reference §5, §6). */
