@@ -9,8 +9,12 @@ import {
   DIAGNOSTIC_CODES,
   format,
   formatDiagnostics,
+  generatedSource,
   parse,
+  sortItems,
   toProblemDetails,
+  toSql,
+  toSqlTemplate,
   validate,
   type Diagnostic,
   type Filter,
@@ -18,6 +22,7 @@ import {
   type Result,
   type Schema,
 } from '../../src/index';
+import { expectFilter, expectSort } from '../../src/check/arguments';
 import { quote } from '../../src/diagnostics/diagnostic';
 
 import { anySchema, name, randomSchema, validQuery } from '../support/generators';
@@ -109,6 +114,39 @@ describe('check on valid queries', () => {
         expectValidateAgrees(query, schema, result);
       }),
       { numRuns: 400 },
+    );
+  });
+});
+
+// What check makes, every consumer takes (reference §10): the one checker of hand-built
+// filters, expectFilter, refuses nothing check can make, with or without caseInsensitive,
+// and the back ends follow the filter's caseInsensitive as they follow their option.
+describe('a filter check makes', () => {
+  it('passes the checks of hand-built filters, and every back end follows its caseInsensitive', () => {
+    const target = { document: 'doc' };
+    fc.assert(
+      fc.property(
+        fc.oneof(schemaAndValidQuery, anySchema.chain((schema) => nearQuery(schema).map((query) => ({ schema, query })))),
+        fc.option(fc.boolean()),
+        ({ schema, query }, caseInsensitive) => {
+          const result = check(query, schema, caseInsensitive === null ? undefined : { caseInsensitive });
+          if (!result.ok) return;
+          const filter = result.value;
+          expect(() => expectFilter('f', filter)).not.toThrow();
+          expect(() => expectSort('f', filter.sort)).not.toThrow();
+          // Checking does not depend on case: the same query checked without the option.
+          const unset = check(query, schema);
+          if (!unset.ok) throw new Error(`refused without caseInsensitive: ${query}`);
+          const plain = unset.value;
+          expect(format(filter)).toBe(format(plain));
+          const option = { caseInsensitive: caseInsensitive ?? false };
+          expect(generatedSource(filter)).toBe(generatedSource(plain, option));
+          expect(toSql(filter, target, { tieBreaker: 'id' })).toEqual(toSql(plain, target, { ...option, tieBreaker: 'id' }));
+          expect(toSqlTemplate(filter, target)).toEqual(toSqlTemplate(plain, target, option));
+          expect(sortItems([], filter)).toEqual([]);
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 });

@@ -215,6 +215,27 @@ describe('compile agrees with the reference evaluator (reference §5)', () => {
     );
   });
 
+  // check's caseInsensitive (reference §10) is carried by the filter: compile with it means
+  // what compile with the option means, for both evaluators, item by item; the option
+  // still wins when given.
+  it('with the filter\'s own caseInsensitive: what the option means', () => {
+    fc.assert(
+      fc.property(scenario, fc.boolean(), ({ schema, query, items, caseInsensitive }, codegen) => {
+        const carried = check(query, schema, { caseInsensitive });
+        if (!carried.ok) throw new Error(`refused: ${query}`);
+        const plain = checked(query, schema);
+        const expected = compile(plain, { caseInsensitive, codegen });
+        const followed = compile(carried.value, { codegen });
+        const overruled = compile({ ...carried.value, caseInsensitive: !caseInsensitive }, { caseInsensitive, codegen });
+        for (const item of items) {
+          expect(followed(item), `${query} on ${describeItem(item)}`).toBe(expected(item));
+          expect(overruled(item), `${query} on ${describeItem(item)} (overruled)`).toBe(expected(item));
+        }
+      }),
+      { numRuns: RUNS / 3 },
+    );
+  });
+
   it('never throws, whatever the item', () => {
     const anything = fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withTypedArray: true, withDate: true, withNullPrototype: true });
     fc.assert(
