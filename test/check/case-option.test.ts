@@ -55,5 +55,9 @@ describe('check: caseInsensitive', () => {
   it('must be a boolean, in check and in a hand-built filter', () => {
     expect(() => check('name=acme', schema, { caseInsensitive: 'yes' as never })).toThrow(/^check: "caseInsensitive" must be true or false, not the string "yes"\.$/);
     expect(() => compile({ ...filterOf('name=acme'), caseInsensitive: 1 as never })).toThrow(/^compile: the "caseInsensitive" of the filter must be true, false or absent, not the number 1\.$/);
+    // sortItems too blames the filter, not its options, and even where an option would win.
+    for (const options of [undefined, { caseInsensitive: true }]) {
+      expect(() => sortItems(items, { ...filterOf('orderBy=name'), caseInsensitive: 'yes' as never }, options)).toThrow(/^sortItems: the "caseInsensitive" of the filter must be true, false or absent, not the string "yes"\.$/);
+    }
   });
 });
