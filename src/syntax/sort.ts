@@ -109,11 +109,15 @@ export type SortExample = () => readonly string[];
 export const API_SORT_KEYS: readonly string[] = ['issueDate', 'totalAmount'];
 const API_EXAMPLE: SortExample = () => API_SORT_KEYS;
 
-/** `key=-first,second`, and what it means: the hints' example of a sort. */
+/**
+ * `key=-first,second`, and what it means: the hints' example of a sort. The paths are a
+ * schema's, as long as it likes: each is cut as any name in a hint is (reference §12).
+ */
 function exampleSort(key: string, example: SortExample): { query: string; meaning: string } {
-  const [first, ...rest] = example();
+  const paths = example();
+  const [first, ...rest] = paths.map((path) => excerpt(path));
   return {
-    query: excerpt([`${key}=-${first}`, ...rest].join(',')),
+    query: excerpt([`${key}=-${paths[0]}`, ...paths.slice(1)].join(',')),
     meaning: `by ${first} descending${rest.length === 0 ? '' : `, then by ${rest.join(', then by ')}`}`,
   };
 }

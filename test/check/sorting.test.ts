@@ -145,6 +145,17 @@ describe('INVALID_SORT', () => {
     ]);
   });
 
+  // The examples name the schema's own fields: a long one is cut as any name in a hint is
+  // (reference §12), in the example and in what it says the example means.
+  it('cuts a long sortable path in its example at 64 characters', () => {
+    const long = defineSchema({ fields: { [`d${'a'.repeat(199)}`]: { type: 'date', sortable: true }, [`n${'b'.repeat(99)}`]: { type: 'number', sortable: true } } });
+    for (const query of ['orderBy=', 'orderBy=x&orderBy=y']) {
+      const hint = rejected(query, long).find((d) => d.code === 'INVALID_SORT')!.hint!;
+      expect(hint).toContain(`by d${'a'.repeat(63)}… descending, then by n${'b'.repeat(63)}…`);
+      expect(hint).not.toMatch(/[ab]{65}/);
+    }
+  });
+
   it('refuses a second sort parameter', () => {
     expect(rejected(`${base}&orderBy=issueDate&orderBy=totalAmount`, schema).map((d) => [d.code, d.param, d.text])).toEqual([
       ['INVALID_SORT', 'orderBy', 'totalAmount'],
