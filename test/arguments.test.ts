@@ -102,6 +102,8 @@ const cases: [string, () => unknown, RegExp][] = [
   ['sortItems: a hole in the sort', () => sortItems([], { sort: [, sorted.sort[0]!] } as never), /^sortItems: sort key 0 must be an object with its key, the field's path, not undefined\.$/],
   ['validate: a hole in a pattern', () => validate({ ...ast, filters: [{ ...ast.filters[0]!, clauses: [{ operator: 'eq', operand: { type: 'Pattern', segments: ['a', , 'b'] } }] }] } as never, vendors), /^validate: filters\[0\]\.clauses\[0\]\.operand must be a Literal node/],
   ['format: a hole in the path', () => format({ ...filter, conditions: [{ ...filter.conditions[0]!, path: ['vendorName', ,] }] } as never), /^format: each name in the path of the condition on "vendorName" must be a field name \(reference §3\), not undefined\.$/],
+  // A proxy whose looks throw is still described, so the error stays the TypeError.
+  ['compile: a proxy that cannot be read', () => compile(new Proxy({}, { getPrototypeOf: () => { throw new Error('no'); } }) as never), /^compile: the filter must be a Filter \(the value of a successful check\(\) or validate\(\)\), not an object that cannot be read\.$/],
   // openApiParameters
   ['openApiParameters: an unknown option', () => openApiParameters(vendors, { caseinsensitive: true } as never), /^openApiParameters: unknown option "caseinsensitive"; the options are caseInsensitive\.$/],
   ['openApiParameters: caseInsensitive that is not a boolean', () => openApiParameters(vendors, { caseInsensitive: 'yes' as never }), /^openApiParameters: "caseInsensitive" must be true or false, not the string "yes"\.$/],

@@ -19,9 +19,10 @@ export function describe(value: unknown): string {
   if (typeof value === 'string') return `the string ${quote(value)}`;
   if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : 'an array';
   if (typeof value !== 'object') return withArticle(typeof value);
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null) return 'an object';
+  // A proxy's getPrototypeOf may throw too: describing a wrong argument must not.
   try {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto === Object.prototype || proto === null) return 'an object';
     const tag = Object.prototype.toString.call(value).slice(8, -1);
     if (tag === 'Date') return Number.isNaN(Date.prototype.getTime.call(value)) ? 'an invalid Date' : 'a Date';
     if (tag !== 'Object') return withArticle(tag);
