@@ -72,6 +72,8 @@ const cases: [string, () => unknown, RegExp][] = [
   // format
   ['format: a failed parse', () => format((parse('a=') as { value?: never }).value as never), /^format: its argument must be a Filter \(the value of a successful check\(\)\) or a syntax tree \(of parse\(\)\), not undefined\.$/],
   ['format: a Result', () => format(check('vendorName=a', vendors) as never), /This is a Result: check result\.ok, then pass result\.value\.$/],
+  ['format: a parameter that is no text', () => format({ ...filter, params: { limit: 5 as never } }), /^format: the parameter "limit" of the filter must be a string or an array of strings, not the number 5\.$/],
+  ['format: a repeated parameter holding an object', () => format({ ...filter, params: { tag: ['a', {} as never] } }), /^format: the parameter "tag" of the filter must be a string or an array of strings, not an array\.$/],
   ['format: a hand-built condition of no type', () => format({ ...filter, conditions: [{ ...filter.conditions[0]!, type: 'text' as never }] }), /^format: the type of the condition on "vendorName" must be one of "number", "string", "date", "id", not the string "text"\.$/],
   // rendering
   ['formatDiagnostic: the list', () => formatDiagnostic([d] as never), /^formatDiagnostic: the diagnostic must be a diagnostic, with a code and a message, not an array\. Pass each diagnostic, or the list to formatDiagnostics\.$/],

@@ -166,10 +166,21 @@ export function expectAstOrFilter(fn: string, query: unknown): asserts query is 
   if (isObject(query) && query.type === 'Filter') {
     expectFilter(fn, query);
     if (!isObject(query.params)) wrongArgument(fn, 'the "params" of the filter', 'an object of the parameters passed through', query.params);
+    for (const [key, value] of Object.entries(query.params)) {
+      if (!isParamValue(value)) wrongArgument(fn, `the parameter ${JSON.stringify(key)} of the filter`, 'a string or an array of strings', value);
+    }
     return;
   }
   if (isObject(query) && query.type === 'Query') return expectAst(fn, query);
   wrongArgument(fn, 'its argument', 'a Filter (the value of a successful check()) or a syntax tree (of parse())', query, resultHint(query));
+}
+
+/** A pass-through parameter's value as `check` keeps it: the text sent, or the texts of a repeated key. */
+function isParamValue(value: unknown): boolean {
+  if (typeof value === 'string') return true;
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
+  return true;
 }
 
 /** The hint for a `Result` passed where its value belongs (`compile(check(q, schema))`), or nothing. */
