@@ -56,14 +56,14 @@ export function compile(filter: Filter, options?: CompileOptions): Predicate {
  * @throws TypeError as `compile` does.
  */
 export function generatedSource(filter: Filter, options?: Pick<CompileOptions, 'caseInsensitive'>): string {
-  const { caseInsensitive } = readOptions(options, 'generatedSource');
+  const { caseInsensitive } = readOptions(options, 'generatedSource', ['caseInsensitive']);
   expectFilter('generatedSource', filter);
   return generate(planFilter(filter, caseInsensitive ?? filter.caseInsensitive === true).shape);
 }
 
 /** The options, checked; `caseInsensitive` stays `undefined` when not given, for the filter's own to apply. */
-function readOptions(options: CompileOptions | undefined, caller: string): { caseInsensitive: boolean | undefined; codegen: boolean } {
-  checkOptions(caller, options, OPTION_NAMES);
+function readOptions(options: CompileOptions | undefined, caller: string, names: readonly string[] = OPTION_NAMES): { caseInsensitive: boolean | undefined; codegen: boolean } {
+  checkOptions(caller, options, names);
   const { caseInsensitive, codegen = true } = options ?? {};
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument(caller, '"caseInsensitive"', 'true or false', caseInsensitive);
   if (typeof codegen !== 'boolean') wrongArgument(caller, '"codegen"', 'true or false', codegen);

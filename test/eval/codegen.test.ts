@@ -160,6 +160,10 @@ describe('compile: wrong arguments are TypeErrors that say what was expected', (
     expect(() => compile(badFilter as Filter, options as never)).toThrow(message);
   });
 
+  it('generatedSource takes caseInsensitive only: it generates whatever codegen says', () => {
+    expect(() => generatedSource(filter, { codegen: false } as never)).toThrow(/^generatedSource: unknown option "codegen"; the options are caseInsensitive\.$/);
+  });
+
   it('ignores the fields it does not read (params, sort, page, and what a later version adds)', () => {
     const extended = { ...filter, sort: [{ path: 'totalAmount', direction: 'desc' }], page: { limit: 10, offset: 0 }, later: true } as unknown as Filter;
     expect(compile(extended)({ totalAmount: 5 })).toBe(true);
