@@ -12,10 +12,10 @@ import { dateValue, numberValue } from './values';
  * schema's order of its parameters, then paging's, then each missing parameter.
  */
 export function checkRequest(schema: Schema, params: PassThroughParams, errors: Diagnostic[]): Page | undefined {
-  const absent: RequestParam[] = [];
+  let absent: RequestParam[] | undefined;
   for (const param of schema.requestParams.values()) {
     if (!Object.hasOwn(params, param.name)) {
-      if (param.required) absent.push(param);
+      if (param.required) (absent ??= []).push(param);
       continue;
     }
     if (param.type === undefined) continue;
@@ -24,7 +24,7 @@ export function checkRequest(schema: Schema, params: PassThroughParams, errors: 
   }
   const page = schema.paging === undefined ? undefined : readPage(schema.paging, params, errors);
   // Last: what was not sent has no place in the query (reference §6).
-  for (const param of absent) errors.push(missing(param));
+  for (const param of absent ?? []) errors.push(missing(param));
   return page;
 }
 

@@ -1,5 +1,5 @@
 import { diagnostic, quote, type Diagnostic, type Location } from '../diagnostics/diagnostic';
-import type { Field, Schema } from '../schema/define';
+import { sortableFields, type Field, type Schema } from '../schema/define';
 import type { Sort } from '../syntax/ast';
 import { API_SORT_KEYS } from '../syntax/sort';
 import type { SortField } from './filter';
@@ -13,8 +13,6 @@ import { closest } from './suggest';
  */
 export function checkSort(sort: Sort, schema: Schema, errors: Diagnostic[]): SortField[] {
   const where: Location = { param: sort.key, in: 'value', text: sort.value };
-  const sortable = [...schema.fields.values()].filter((f) => f.sortable);
-  const listed = sortable.length === 0 ? 'This resource cannot be sorted.' : `Sortable fields: ${sortable.map((f) => f.path).join(', ')}.`;
   const fields: SortField[] = [];
   for (const key of sort.keys) {
     const path = key.path.names.map((n) => n.value).join('.');
@@ -23,13 +21,16 @@ export function checkSort(sort: Sort, schema: Schema, errors: Diagnostic[]): Sor
       fields.push({ key: field.path, path: field.names, direction: key.direction, type: field.type });
       continue;
     }
+    // Only a key that does not sort needs the list of those that do.
+    const sortable = sortableFields(schema).map((f) => f.path);
+    const listed = sortable.length === 0 ? 'This resource cannot be sorted.' : `Sortable fields: ${sortable.join(', ')}.`;
     const sortsBy = `Parameter ${quote(sort.key)} sorts by ${quote(path)}`;
     if (field?.removed !== undefined) {
       errors.push(diagnostic('FIELD_REMOVED', `${sortsBy}, a field that was removed.`, where, key.path.span, field.removed));
     } else if (field !== undefined || isObject(schema, path)) {
       errors.push(diagnostic('NOT_SORTABLE', `${sortsBy}, which this resource cannot sort by.`, where, key.path.span, notSortableHint(schema, path, field, listed)));
     } else {
-      const suggestion = closest(path, sortable.map((f) => f.path));
+      const suggestion = closest(path, sortable);
       const hint = suggestion === undefined ? listed : `Did you mean ${suggestion}?`;
       errors.push(diagnostic('UNKNOWN_FIELD', `${sortsBy}, which is not a field of this resource.`, where, key.path.span, hint));
     }
@@ -43,7 +44,7 @@ export function checkSort(sort: Sort, schema: Schema, errors: Diagnostic[]): Sor
  * nothing.
  */
 export function sortExample(schema: Schema): readonly string[] {
-  const sortable = [...schema.fields.values()].filter((f) => f.sortable);
+  const sortable = sortableFields(schema);
   const ordered = [...sortable.filter((f) => f.type === 'date'), ...sortable.filter((f) => f.type !== 'date')];
   return ordered.length === 0 ? API_SORT_KEYS : ordered.slice(0, 2).map((f) => f.path);
 }

@@ -1,7 +1,7 @@
 import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from '../check/filter';
 import { formatChecked } from '../check/format';
 import { DATE_PROBLEMS } from '../check/values';
-import type { Field, FieldValueTypes, InferFields, InferParams, InferSortable, PagingSpec, Schema, SchemaSpec } from '../schema/define';
+import { sortableFields, type Field, type FieldValueTypes, type InferFields, type InferParams, type InferSortable, type PagingSpec, type Schema, type SchemaSpec } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '../syntax/ast';
 import { formatDate, instantOf, readDate, type DateRange } from '../values/date';
 import { formatNumber } from '../values/number';
@@ -144,7 +144,7 @@ class QueryBuilder {
     const call = `orderBy(${shown(path)}, ${shown(direction)})`;
     const field = typeof path === 'string' ? schema.fields.get(path) : undefined;
     if (field === undefined || !field.sortable) {
-      const sortable = [...schema.fields.values()].filter((f) => f.sortable).map((f) => f.path);
+      const sortable = sortableFields(schema).map((f) => f.path);
       const what = field === undefined ? 'is not a field of this schema' : 'is not sortable';
       throw new TypeError(`${call}: ${typeof path === 'string' ? JSON.stringify(path) : describe(path)} ${what}${sortable.length === 0 ? '; nothing sorts' : `; sortable: ${sortable.join(', ')}`}.`);
     }

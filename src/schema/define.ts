@@ -241,6 +241,11 @@ function indexField(fields: Map<string, Field>, name: string, spec: FieldSpec | 
 }
 
 /** Paging with its defaults filled in: the API's page sizes. */
+/** The fields a schema sorts by, in the spec's order (reference §9). */
+export function sortableFields(schema: Schema): Field[] {
+  return [...schema.fields.values()].filter((f) => f.sortable);
+}
+
 function pagingOf(spec: PagingSpec): Paging {
   const defaultLimit = spec.defaultLimit ?? DEFAULT_LIMIT;
   return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(MAX_LIMIT, defaultLimit) };
