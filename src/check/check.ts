@@ -52,6 +52,5 @@ export function check(input: QueryInput, schema: Schema, options?: CheckOptions)
     // A sort parameter's keys, all or the well-formed ones, are held against the schema either way.
     if (filter.sort !== undefined) builder.sortBy(filter.sort);
   }
-  const result = builder.result();
-  return result.ok && caseInsensitive !== undefined ? { ok: true, value: { ...result.value, caseInsensitive } } : result;
+  return builder.result(caseInsensitive);
 }

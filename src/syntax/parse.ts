@@ -78,8 +78,10 @@ export function parse(input: QueryInput, options?: ParseOptions): Result<FilterA
     if (f.param !== undefined) filters.push(f.param);
     else if (f.sort !== undefined) sort = f.sort;
   }
-  const ast: FilterAst = { type: 'Query', filters, params: parsed.params };
-  return { ok: true, value: sort === undefined ? ast : { ...ast, sort } };
+  // Set on the literal rather than spread into a copy (as in FilterBuilder.result).
+  const ast: { -readonly [K in keyof FilterAst]: FilterAst[K] } = { type: 'Query', filters, params: parsed.params };
+  if (sort !== undefined) ast.sort = sort;
+  return { ok: true, value: ast };
 }
 
 /**
