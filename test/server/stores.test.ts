@@ -191,7 +191,7 @@ describe(`the example in a database of the ${SERVER.label} that has tables of it
 
   it('refuses to start on a table of its schema\'s name that is not its own, saying so', async () => {
     await db.exec(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; CREATE SCHEMA ${SCHEMA}; CREATE TABLE ${SCHEMA}.items (id int, name text)`);
-    const opening = openStore({ databaseUrl: db.url!, caseInsensitive: true }, sampleData());
+    const opening = openStore({ databaseUrl: db.url! }, sampleData());
     await expect(opening).rejects.toThrow(`${SCHEMA}.items exists but is not the example's table (its columns: id integer, name text). Drop the schema ${SCHEMA}, or use another database.`);
     await db.exec(`DROP SCHEMA ${SCHEMA} CASCADE`);
   }, 60_000);
@@ -202,10 +202,10 @@ describe('a Postgres server that already holds data', () => {
     const db = new PGlite();
     try {
       const data = sampleData();
-      const first = await filled(db, data, true, false);
+      const first = await filled(db, data, false);
       const size = await first.store.size();
       expect(size).toBe(Object.values(data).reduce((n, items) => n + items.length, 0));
-      const again = await filled(db, data, true, false);
+      const again = await filled(db, data, false);
       expect(await again.store.size()).toBe(size);
     } finally {
       await db.close();

@@ -14,16 +14,28 @@ export interface TestServer {
 /** Which store a test server keeps its data in: memory, an embedded PGlite, or the Postgres server of a URL. */
 export type StoreKind = 'memory' | 'pglite' | { readonly databaseUrl: string };
 
+/** Options of `startServer`. */
+export interface TestServerOptions {
+  /** Where log lines go; nowhere by default. */
+  readonly logStream?: { write(line: string): unknown };
+  /** The server's case choice (`buildApp`'s, which `CASE_SENSITIVE=1` turns off); true by default, as `main.ts`. */
+  readonly caseInsensitive?: boolean;
+}
+
 /**
- * Starts the example API the way `main.ts` does (case-insensitive text), on port 0,
- * over the memory store, the Postgres store in an embedded PGlite, or the Postgres
- * store on a server (a database of its own: see test/support/databases.ts). Log lines
- * go to `logStream` when given, else nowhere.
+ * Starts the example API the way `main.ts` does (case-insensitive text unless told
+ * otherwise), on port 0, over the memory store, the Postgres store in an embedded
+ * PGlite, or the Postgres store on a server (a database of its own: see
+ * test/support/databases.ts).
  */
-export async function startServer(kind: StoreKind = 'memory', options: { logStream?: { write(line: string): unknown } } = {}): Promise<TestServer> {
+export async function startServer(kind: StoreKind = 'memory', options: TestServerOptions = {}): Promise<TestServer> {
   const settings = kind === 'memory' ? { store: 'memory' } : kind === 'pglite' ? {} : { databaseUrl: kind.databaseUrl };
-  const opened = await openStore({ ...settings, caseInsensitive: true }, sampleData());
-  const app = buildApp({ store: opened.store, logStream: options.logStream ?? { write: () => true } });
+  const opened = await openStore(settings, sampleData());
+  const app = buildApp({
+    store: opened.store,
+    logStream: options.logStream ?? { write: () => true },
+    ...(options.caseInsensitive === undefined ? {} : { caseInsensitive: options.caseInsensitive }),
+  });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     base: address,
