@@ -15,10 +15,10 @@ const ACME = 'businessName=Acme%20%26%20Sons&serviceName=quickbooks';
 const CASED = ['ACME Logistics', 'acme-widgets.com', 'Café Zoë'];
 
 const STORES: { label: string; open(): Promise<{ kind: StoreKind; close(): Promise<void> }> }[] = [
-  { label: 'memory', open: async () => ({ kind: 'memory', close: async () => {} }) },
-  { label: 'PGlite', open: async () => ({ kind: 'pglite', close: async () => {} }) },
+  { label: 'the memory store', open: async () => ({ kind: 'memory', close: async () => {} }) },
+  { label: 'the Postgres store in PGlite', open: async () => ({ kind: 'pglite', close: async () => {} }) },
   {
-    label: `${SERVER.label} (DATABASE_URL)`,
+    label: `the Postgres store on the ${SERVER.label}`,
     open: async () => {
       const db = await SERVER.open();
       return { kind: { databaseUrl: db.url! }, close: () => db.close() };
@@ -30,7 +30,7 @@ async function names(server: TestServer, query: string): Promise<string[]> {
   return (await getPage<{ vendorName: string }>(server, `/vendors?${ACME}&${query}&limit=500`)).data.map((v) => v.vendorName);
 }
 
-describe.each(STORES)('the server\'s case choice reaches the $label store through the filter', (where) => {
+describe.each(STORES)('the server\'s case choice reaches $label through the filter', (where) => {
   let folding: TestServer;
   let exact: TestServer;
   let close: () => Promise<void>;

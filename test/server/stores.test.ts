@@ -64,7 +64,7 @@ const REQUESTS = [
 const DATABASE_STORES: { label: string; open(): Promise<{ kind: StoreKind; close(): Promise<void> }> }[] = [
   { label: 'PGlite', open: async () => ({ kind: 'pglite', close: async () => {} }) },
   {
-    label: `the ${SERVER.label} (DATABASE_URL)`,
+    label: `the ${SERVER.label}, by URL`,
     open: async () => {
       const db = await SERVER.open();
       return { kind: { databaseUrl: db.url! }, close: () => db.close() };
