@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../examples/server/routes/openapi';
-import { SERVER } from '../support/databases';
-import { getPage, startServer, type StoreKind, type TestServer } from '../support/server';
+import { getPage, startServer, STORES, type TestServer } from '../support/server';
 
 // The server's case choice is given once, to the qsfilter/fastify plugin (buildApp's
 // caseInsensitive, which CASE_SENSITIVE=1 turns off); the stores have no setting of their
@@ -13,18 +12,6 @@ const ACME = 'businessName=Acme%20%26%20Sons&serviceName=quickbooks';
 
 /** Names of the sample vendors that differ in case only where it matters: which of them a filter finds, and in what order. */
 const CASED = ['ACME Logistics', 'acme-widgets.com', 'Café Zoë'];
-
-const STORES: { label: string; open(): Promise<{ kind: StoreKind; close(): Promise<void> }> }[] = [
-  { label: 'the memory store', open: async () => ({ kind: 'memory', close: async () => {} }) },
-  { label: 'the Postgres store in PGlite', open: async () => ({ kind: 'pglite', close: async () => {} }) },
-  {
-    label: `the Postgres store on the ${SERVER.label}`,
-    open: async () => {
-      const db = await SERVER.open();
-      return { kind: { databaseUrl: db.url! }, close: () => db.close() };
-    },
-  },
-];
 
 async function names(server: TestServer, query: string): Promise<string[]> {
   return (await getPage<{ vendorName: string }>(server, `/vendors?${ACME}&${query}&limit=500`)).data.map((v) => v.vendorName);

@@ -5,7 +5,7 @@ import { EXAMPLE_REQUESTS } from '../../examples/server/examples';
 import { filled, openStore } from '../../examples/server/store/open';
 import { SCHEMA } from '../../examples/server/store/postgres';
 import { SERVER, useDatabase, type Database } from '../support/databases';
-import { startServer, type StoreKind, type TestServer } from '../support/server';
+import { DATABASE_STORES, startServer, STORES, type TestServer } from '../support/server';
 
 /**
  * The database mode means what the memory store means: the same requests give the
@@ -60,19 +60,7 @@ const REQUESTS = [
   ...EXAMPLE_REQUESTS.map((e) => e.path),
 ];
 
-/** Where the Postgres stores run: PGlite, and a database of its own on the test server. */
-const DATABASE_STORES: { label: string; open(): Promise<{ kind: StoreKind; close(): Promise<void> }> }[] = [
-  { label: 'PGlite', open: async () => ({ kind: 'pglite', close: async () => {} }) },
-  {
-    label: `the ${SERVER.label}, by URL`,
-    open: async () => {
-      const db = await SERVER.open();
-      return { kind: { databaseUrl: db.url! }, close: () => db.close() };
-    },
-  },
-];
-
-describe.each(DATABASE_STORES)('the Postgres store on $label answers as the memory store does', (where) => {
+describe.each(DATABASE_STORES)('$label answers as the memory store does', (where) => {
   let memory: TestServer;
   let database: TestServer;
   let closeDatabase: () => Promise<void>;
@@ -138,10 +126,7 @@ describe.each(DATABASE_STORES)('the Postgres store on $label answers as the memo
   });
 });
 
-describe.each([
-  { label: 'memory', open: async () => ({ kind: 'memory' as StoreKind, close: async () => {} }) },
-  ...DATABASE_STORES,
-])('creating one business many times at once, on the $label store', (where) => {
+describe.each(STORES)('creating one business many times at once, on $label', (where) => {
   it('succeeds once: the store refuses the name in the same step as it stores it', async () => {
     const opened = await where.open();
     const server = await startServer(opened.kind);

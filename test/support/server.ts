@@ -2,6 +2,7 @@ import type { ProblemDetails } from '../../src/index';
 import { buildApp } from '../../examples/server/app';
 import { sampleData } from '../../examples/server/data/sample';
 import { openStore } from '../../examples/server/store/open';
+import { SERVER } from './databases';
 
 /** A running example server on an ephemeral port, over fresh sample data. */
 export interface TestServer {
@@ -13,6 +14,28 @@ export interface TestServer {
 
 /** Which store a test server keeps its data in: memory, an embedded PGlite, or the Postgres server of a URL. */
 export type StoreKind = 'memory' | 'pglite' | { readonly databaseUrl: string };
+
+/** A place a test server can keep its data: `open` makes one (a database of its own, on a server), `close` drops it. */
+export interface StorePlace {
+  /** `the memory store`, `the Postgres store in PGlite`, `the Postgres store on the PostgreSQL 15.18 server`. */
+  readonly label: string;
+  open(): Promise<{ kind: StoreKind; close(): Promise<void> }>;
+}
+
+/** The Postgres stores: in an embedded PGlite, and by URL (as `DATABASE_URL` gives it) in a database of its own on the main server. */
+export const DATABASE_STORES: readonly StorePlace[] = [
+  { label: 'the Postgres store in PGlite', open: async () => ({ kind: 'pglite', close: async () => {} }) },
+  {
+    label: `the Postgres store on the ${SERVER.label}`,
+    open: async () => {
+      const db = await SERVER.open();
+      return { kind: { databaseUrl: db.url! }, close: () => db.close() };
+    },
+  },
+];
+
+/** Every store of the example: memory, then the Postgres ones. */
+export const STORES: readonly StorePlace[] = [{ label: 'the memory store', open: async () => ({ kind: 'memory', close: async () => {} }) }, ...DATABASE_STORES];
 
 /** Options of `startServer`. */
 export interface TestServerOptions {
