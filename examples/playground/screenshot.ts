@@ -13,7 +13,7 @@ import { buildPlayground } from './build';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
-const opened = await openStore({ store: 'memory', caseInsensitive: true }, sampleData());
+const opened = await openStore({ store: 'memory' }, sampleData());
 const app = buildApp({ store: opened.store, playground: await buildPlayground() });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const chromium = await launchChromium({ width: 1100, height: 760 });

@@ -24,7 +24,11 @@ export interface AppOptions {
   readonly store: Store;
   /** Fastify's request log (`LOG=1`); off by default. A failure (every 500, with its cause) is logged either way. */
   readonly logger?: boolean;
-  /** Whether the store compares text case-insensitively, as /openapi.json then says; true by default, as `main.ts`. */
+  /**
+   * Whether text compares case-insensitively; true by default, as `main.ts`. Given once, to
+   * the `qsfilter/fastify` plugin: every filter it hands a route carries it, the stores
+   * follow the filter, and /openapi.json says so.
+   */
   readonly caseInsensitive?: boolean;
   /** The playground page to serve at `/` (see examples/playground/build.ts); none by default. */
   readonly playground?: string;
@@ -97,8 +101,10 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
     sendProblem(reply, problem(status, status === 500 ? 'The server failed; the error is logged.' : error.message, path));
   });
 
-  // Collection routes ask it for their checked query (config.filter → request.filter).
-  void app.register(qsfilter);
+  // Collection routes ask it for their checked query (config.filter → request.filter),
+  // which carries the case choice to the store. No other route compares text by a filter:
+  // a business is named exactly, and POST /Deposit selects nothing.
+  void app.register(qsfilter, { caseInsensitive });
   collectionRoutes(app, store);
   openApiRoutes(app, { caseInsensitive });
   depositRoutes(app, store);

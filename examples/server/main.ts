@@ -26,7 +26,7 @@ const host = process.env.HOST ?? 'localhost';
 const caseInsensitive = process.env.CASE_SENSITIVE !== '1';
 
 const data = sampleData();
-const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL, caseInsensitive }, data);
+const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL }, data);
 const app = buildApp({ store: opened.store, logger: process.env.LOG === '1', caseInsensitive, playground: await buildPlayground() });
 try {
   await app.listen({ port, host });

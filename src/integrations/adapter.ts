@@ -3,6 +3,7 @@
 import {
   check,
   parse,
+  PROBLEM_CONTENT_TYPE,
   splitRequestUrl,
   toProblemDetails,
   type CheckOptions,
@@ -99,6 +100,15 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
 }
 
 const OPTION_KEYS = ['caseInsensitive', 'limits', 'params', 'problem', 'onError'];
+
+/**
+ * The `content-type` of every adapter's 400 answer, one value for the three frameworks.
+ * Fastify and Express append `; charset=utf-8` to any JSON media type they send, and
+ * Hono sends the header as given: saying it here makes them agree. RFC 9457 defines no
+ * parameter for the type and tells recipients to ignore one they do not know; the
+ * charset is true (the body is UTF-8) and keeps clients that guess otherwise right.
+ */
+export const PROBLEM_RESPONSE_TYPE = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
 
 /**
  * The checker of a middleware factory (`filterQuery(schema, options)`), its schema checked

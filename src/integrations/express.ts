@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { PROBLEM_CONTENT_TYPE, type Filter, type Schema } from '../index';
-import { middlewareChecker, type FilterQueryOptions, type FilterRejection } from './adapter';
+import type { Filter, Schema } from '../index';
+import { middlewareChecker, PROBLEM_RESPONSE_TYPE, type FilterQueryOptions, type FilterRejection } from './adapter';
 
 export type { FilterQueryOptions, FilterRejection } from './adapter';
 
@@ -51,7 +51,7 @@ export function filterQuery(schema: Schema, options?: ExpressFilterOptions): Req
     } else if (onError !== undefined) {
       onError(outcome, req, res, next);
     } else {
-      res.status(400).type(PROBLEM_CONTENT_TYPE).json(outcome.problem);
+      res.status(400).type(PROBLEM_RESPONSE_TYPE).json(outcome.problem);
     }
   };
 }

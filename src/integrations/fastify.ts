@@ -4,8 +4,8 @@
  * a bad query is answered 400 `application/problem+json` before the body is read.
  */
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
-import { PROBLEM_CONTENT_TYPE, type Filter, type Schema } from '../index';
-import { adapterSettings, type FilterQueryOptions, type FilterRejection, type RequestChecker } from './adapter';
+import type { Filter, Schema } from '../index';
+import { adapterSettings, PROBLEM_RESPONSE_TYPE, type FilterQueryOptions, type FilterRejection, type RequestChecker } from './adapter';
 
 export type { FilterQueryOptions, FilterRejection } from './adapter';
 
@@ -96,7 +96,7 @@ function filterHook(checkerOf: (schema: unknown, where: string) => RequestChecke
       return done();
     }
     const answer = () => {
-      if (!reply.sent) void reply.code(400).type(PROBLEM_CONTENT_TYPE).send(outcome.problem);
+      if (!reply.sent) void reply.code(400).type(PROBLEM_RESPONSE_TYPE).send(outcome.problem);
     };
     if (onError === undefined) return answer();
     // Responding from a hook: reply.send, and done is not called.

@@ -6,8 +6,8 @@
  */
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
-import { PROBLEM_CONTENT_TYPE, type Filter, type Schema } from '../index';
-import { middlewareChecker, type FilterQueryOptions, type FilterRejection, type RequestOutcome } from './adapter';
+import type { Filter, Schema } from '../index';
+import { middlewareChecker, PROBLEM_RESPONSE_TYPE, type FilterQueryOptions, type FilterRejection, type RequestOutcome } from './adapter';
 
 export type { FilterQueryOptions, FilterRejection } from './adapter';
 
@@ -53,5 +53,5 @@ export function filterQuery<E extends Env = Env, P extends string = string>(
 }
 
 function problemResponse(c: Context, rejection: Extract<RequestOutcome, { ok: false }>): Response {
-  return c.body(JSON.stringify(rejection.problem), 400, { 'content-type': PROBLEM_CONTENT_TYPE });
+  return c.body(JSON.stringify(rejection.problem), 400, { 'content-type': PROBLEM_RESPONSE_TYPE });
 }

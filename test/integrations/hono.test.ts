@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { invoices } from '../../src/index';
 import * as adapter from '../../src/integrations/hono';
 import { startHono } from './servers';
-import { adapterSuite, getAnswer, getProblem } from './suite';
+import { adapterSuite, getAnswer, getProblem, PROBLEM_TYPE } from './suite';
 
 adapterSuite('qsfilter/hono (Hono on @hono/node-server)', (options) => startHono(adapter, options));
 
@@ -48,7 +48,7 @@ describe('qsfilter/hono', () => {
     expect(await (await app.request('/invoices?totalAmount=1&totalAmount=2')).json()).toBe(2);
     const refused = await app.request('http://api.example/invoices?totalAmount=%');
     expect(refused.status).toBe(400);
-    expect(refused.headers.get('content-type')).toBe('application/problem+json');
+    expect(refused.headers.get('content-type')).toBe(PROBLEM_TYPE);
     expect(await refused.json()).toMatchObject({ instance: '/invoices', errors: [{ code: 'MALFORMED_ENCODING' }] });
   });
 

@@ -10,11 +10,18 @@ export async function getAnswer(server: RunningServer, path: string): Promise<An
   return (await response.json()) as Answer;
 }
 
-/** A request that must be refused with a problem: its status and body, the media type checked. */
+/**
+ * The `content-type` of every adapter's problem answer, the same on every framework: what
+ * Fastify and Express send for a JSON media type (they add the charset whatever they are
+ * given), which the Hono adapter must then send too.
+ */
+export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
+/** A request that must be refused with a problem: its status and body, the content type checked to the letter. */
 export async function getProblem(server: RunningServer, path: string, init?: RequestInit): Promise<{ status: number; body: ProblemDetails }> {
   const response = await fetch(`${server.base}${path}`, init);
   const type = response.headers.get('content-type') ?? '';
-  if (!type.startsWith('application/problem+json')) throw new Error(`${path}: ${response.status} with ${type}: ${await response.text()}`);
+  if (type !== PROBLEM_TYPE) throw new Error(`${path}: ${response.status} with ${type}: ${await response.text()}`);
   return { status: response.status, body: (await response.json()) as ProblemDetails };
 }
 
@@ -48,6 +55,17 @@ export function adapterSuite(name: string, start: (options?: AdapterOptions) => 
       // The same text, once decoded by URLSearchParams, is a valid filter on "\uFFFDme%".
       expect(new URLSearchParams('vendorName=%acme%').get('vendorName')).toBe('\uFFFDme%');
       expect(check(new URLSearchParams('vendorName=%acme%'), vendors).ok).toBe(true);
+    });
+
+    it(`sends the problem as ${PROBLEM_TYPE}, as every adapter does`, async () => {
+      const response = await fetch(`${server.base}/invoices?totalAmount=x`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
+      // The charset is true: a name beyond ASCII comes back in the body as sent.
+      const body = (await response.json()) as ProblemDetails;
+      expect(body.errors[0]).toMatchObject({ code: 'INVALID_NUMBER', parameter: 'totalAmount' });
+      const named = await getProblem(server, `/invoices?${encodeURIComponent('tötalÄmount')}=1`);
+      expect(named.body.errors[0]).toMatchObject({ code: 'INVALID_PATH', parameter: 'tötalÄmount' });
     });
 
     it('hands a good query to the handler as the Filter check makes of it', async () => {

@@ -27,7 +27,7 @@ const stops: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install -y chromium (.ci/run does).`);
   html = await buildPlayground();
-  const opened = await openStore({ store: 'memory', caseInsensitive: true }, sampleData());
+  const opened = await openStore({ store: 'memory' }, sampleData());
   const app = buildApp({ store: opened.store, playground: html });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   stops.push(() => opened.close(), () => app.close());

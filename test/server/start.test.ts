@@ -62,6 +62,21 @@ describe('npm start', () => {
 });
 
 describe('the example server', () => {
+  it('compares text case-sensitively with CASE_SENSITIVE=1, and says so', async () => {
+    const server = spawn(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], { cwd: root, env: { ...env, PORT: '0', CASE_SENSITIVE: '1' } });
+    const run = watch(server);
+    try {
+      const [, base] = await waitFor(run.out, /Example financial-data API on (http:\/\/127\.0\.0\.1:\d+): \d+ sample rows, text compared case-sensitively\./);
+      const response = await fetch(`${base}/vendors?businessName=Acme%20%26%20Sons&serviceName=quickbooks&vendorName=%25acme%25`);
+      // Case-insensitively, "Acme & Sons", "ACME Logistics"… would match too (test/server/case.test.ts).
+      expect(((await response.json()) as { data: { vendorName: string }[] }).data.map((v) => v.vendorName)).toEqual(['acme-widgets.com']);
+      server.kill('SIGTERM');
+      expect((await run.exit)[0]).toBe(0);
+    } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+    }
+  }, 120_000);
+
   it('says in one line that its port is in use, without a stack trace, and exits 1', async () => {
     const taken = createServer();
     taken.listen(0, '127.0.0.1');

@@ -5,7 +5,7 @@ import { EXAMPLE_REQUESTS } from '../../examples/server/examples';
 import { filled, openStore } from '../../examples/server/store/open';
 import { SCHEMA } from '../../examples/server/store/postgres';
 import { SERVER, useDatabase, type Database } from '../support/databases';
-import { startServer, type StoreKind, type TestServer } from '../support/server';
+import { DATABASE_STORES, startServer, STORES, type TestServer } from '../support/server';
 
 /**
  * The database mode means what the memory store means: the same requests give the
@@ -60,19 +60,7 @@ const REQUESTS = [
   ...EXAMPLE_REQUESTS.map((e) => e.path),
 ];
 
-/** Where the Postgres stores run: PGlite, and a database of its own on the test server. */
-const DATABASE_STORES: { label: string; open(): Promise<{ kind: StoreKind; close(): Promise<void> }> }[] = [
-  { label: 'PGlite', open: async () => ({ kind: 'pglite', close: async () => {} }) },
-  {
-    label: `the ${SERVER.label} (DATABASE_URL)`,
-    open: async () => {
-      const db = await SERVER.open();
-      return { kind: { databaseUrl: db.url! }, close: () => db.close() };
-    },
-  },
-];
-
-describe.each(DATABASE_STORES)('the Postgres store on $label answers as the memory store does', (where) => {
+describe.each(DATABASE_STORES)('$label answers as the memory store does', (where) => {
   let memory: TestServer;
   let database: TestServer;
   let closeDatabase: () => Promise<void>;
@@ -138,10 +126,7 @@ describe.each(DATABASE_STORES)('the Postgres store on $label answers as the memo
   });
 });
 
-describe.each([
-  { label: 'memory', open: async () => ({ kind: 'memory' as StoreKind, close: async () => {} }) },
-  ...DATABASE_STORES,
-])('creating one business many times at once, on the $label store', (where) => {
+describe.each(STORES)('creating one business many times at once, on $label', (where) => {
   it('succeeds once: the store refuses the name in the same step as it stores it', async () => {
     const opened = await where.open();
     const server = await startServer(opened.kind);
@@ -191,7 +176,7 @@ describe(`the example in a database of the ${SERVER.label} that has tables of it
 
   it('refuses to start on a table of its schema\'s name that is not its own, saying so', async () => {
     await db.exec(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; CREATE SCHEMA ${SCHEMA}; CREATE TABLE ${SCHEMA}.items (id int, name text)`);
-    const opening = openStore({ databaseUrl: db.url!, caseInsensitive: true }, sampleData());
+    const opening = openStore({ databaseUrl: db.url! }, sampleData());
     await expect(opening).rejects.toThrow(`${SCHEMA}.items exists but is not the example's table (its columns: id integer, name text). Drop the schema ${SCHEMA}, or use another database.`);
     await db.exec(`DROP SCHEMA ${SCHEMA} CASCADE`);
   }, 60_000);
@@ -202,10 +187,10 @@ describe('a Postgres server that already holds data', () => {
     const db = new PGlite();
     try {
       const data = sampleData();
-      const first = await filled(db, data, true, false);
+      const first = await filled(db, data, false);
       const size = await first.store.size();
       expect(size).toBe(Object.values(data).reduce((n, items) => n + items.length, 0));
-      const again = await filled(db, data, true, false);
+      const again = await filled(db, data, false);
       expect(await again.store.size()).toBe(size);
     } finally {
       await db.close();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import type { ProvidedServer } from './postgres-server';
+import { shortVersion, type ProvidedServer } from './postgres-server';
 
 /**
  * The Postgres servers the SQL suites run on: PGlite in process, the main real server
@@ -38,6 +38,7 @@ export interface OpenOptions {
 
 /** Where a suite can open databases. */
 export interface DatabaseServer {
+  /** What names it in test titles: `PGlite (PostgreSQL 18.6)`, `PostgreSQL 15.18 server`; no two servers share one. */
   readonly label: string;
   readonly kind: 'pglite' | 'server';
   /** `server_version_num`: 150018. */
@@ -47,11 +48,8 @@ export interface DatabaseServer {
 
 const provided = inject('postgres');
 
-/** `PGlite (PostgreSQL 18.6)`, `PostgreSQL 15.18 server`: what names a suite in the output. */
-const short = (version: string) => /PostgreSQL [\d.]+/.exec(version)?.[0] ?? version;
-
 export const PGLITE: DatabaseServer = {
-  label: `PGlite (${short(provided.pglite.server)})`,
+  label: `PGlite (${shortVersion(provided.pglite.server)})`,
   kind: 'pglite',
   version: provided.pglite.versionNum,
   async open() {
@@ -72,7 +70,7 @@ export const PGLITE: DatabaseServer = {
 /** A real server. */
 function realServer(server: ProvidedServer): DatabaseServer {
   const self: DatabaseServer = {
-    label: `${short(server.server)} server`,
+    label: server.label,
     kind: 'server',
     version: server.versionNum,
     async open({ encoding = 'UTF8', jit = true } = {}) {

@@ -37,6 +37,8 @@ export interface ServerVersion {
 export interface ProvidedServer extends ServerVersion {
   /** A connection string to a database on the server that test files may create databases from. */
   readonly url: string;
+  /** What names it in test titles (`serverLabels`), unlike any other server's. */
+  readonly label: string;
 }
 
 /** What the setup hands to the test files (`inject('postgres')`). */
@@ -83,13 +85,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw new Error(failed.join('\n\n'));
   }
   try {
-    const [server, pglite, ...others] = await Promise.all([
+    const [found, pglite, ...versions] = await Promise.all([
       serverVersion(main?.url ?? given!).catch((error: Error) => {
         throw new Error(`The SQL suites cannot reach ${fromUrl ? 'the server of DATABASE_URL' : 'the server started for the tests'}: ${error.message}`);
       }),
       pgliteVersion(),
       ...majors.map((major) => serverVersion(major!.url)),
     ]);
+    const [label, ...labels] = serverLabels([
+      { ...found, origin: fromUrl ? 'DATABASE_URL' : 'installed' },
+      ...versions.map((version) => ({ ...version, origin: 'npm' as const })),
+    ]);
+    const server = { ...found, label: label! };
+    const others = versions.map((version, i) => ({ ...version, label: labels[i]! }));
     project.provide('postgres', { ...server, pglite, majors: others });
     const where = main === undefined ? 'from DATABASE_URL' : `started from ${main.bin}`;
     console.log(
@@ -103,6 +111,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return stopAll;
 }
 
+/** Where a real server comes from: the one DATABASE_URL names, the machine's own (Debian's), or an npm package. */
+export type ServerOrigin = 'DATABASE_URL' | 'installed' | 'npm';
+
+/** `PostgreSQL 15.18` of `PostgreSQL 15.18 (Debian 15.18-0+deb12u1)`: what names a server's version in test titles. */
+export function shortVersion(server: string): string {
+  return /PostgreSQL [\d.]+/.exec(server)?.[0] ?? server;
+}
+
+/**
+ * The labels of the real servers, in order: `PostgreSQL 15.18 server`, and where two
+ * would read the same (DATABASE_URL names a server of the version an npm package
+ * starts too, or the machine has one), each of those says where it comes from:
+ * `PostgreSQL 16.14 server (DATABASE_URL)` beside `PostgreSQL 16.14 server (npm)`.
+ * Servers of distinct versions or origins get distinct labels.
+ */
+export function serverLabels(servers: readonly { readonly server: string; readonly origin: ServerOrigin }[]): string[] {
+  const plain = servers.map(({ server }) => `${shortVersion(server)} server`);
+  return plain.map((label, i) => (plain.indexOf(label) === plain.lastIndexOf(label) ? label : `${label} (${servers[i]!.origin})`));
+}
+
 const VERSION = `SELECT version(), current_setting('server_version_num')::int AS num`;
 
 /** What VERSION answered. */
@@ -111,7 +139,7 @@ function versionOf(rows: readonly { version: string; num: number }[]): ServerVer
   return { server: rows[0]!.version.replace(/ on .*$/, ''), versionNum: rows[0]!.num };
 }
 
-async function serverVersion(url: string): Promise<ProvidedServer> {
+async function serverVersion(url: string): Promise<ServerVersion & { url: string }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

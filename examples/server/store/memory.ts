@@ -2,29 +2,24 @@ import { compile, sortItems } from 'qsfilter';
 import type { Resource } from '../resources';
 import { UNIQUE_KEYS, type FindQuery, type FindResult, type Item, type Selector, type Store } from './store';
 
-/** Options of `MemoryStore`. */
-export interface MemoryStoreOptions {
-  /** Compare text and ids case-insensitively (`compile`'s option). */
-  readonly caseInsensitive?: boolean;
-}
-
-/** A `Store` over arrays in memory: every find is one pass with the compiled filter, then `sortItems`. */
+/**
+ * A `Store` over arrays in memory: every find is one pass with the compiled filter, then
+ * `sortItems`. Both fold case as the filter says (`filter.caseInsensitive`, set by the
+ * server's adapter): the store has no case setting of its own.
+ */
 export class MemoryStore implements Store {
   readonly #items: Map<Resource, Item[]>;
-  readonly #caseInsensitive: boolean;
 
-  constructor(data: Readonly<Partial<Record<Resource, readonly Item[]>>>, options: MemoryStoreOptions = {}) {
+  constructor(data: Readonly<Partial<Record<Resource, readonly Item[]>>>) {
     this.#items = new Map(Object.entries(data).map(([resource, items]) => [resource as Resource, [...items]]));
-    this.#caseInsensitive = options.caseInsensitive === true;
   }
 
   find(resource: Resource, { filter, select, page }: FindQuery): Promise<FindResult> {
-    const caseInsensitive = this.#caseInsensitive;
-    const matches = filter === undefined ? () => true : compile(filter, { caseInsensitive });
+    const matches = filter === undefined ? () => true : compile(filter);
     const selected = selects(select);
     const found = this.#list(resource).filter((item) => selected(item) && matches(item));
     // sortItems is stable: equal keys keep the storage order, as the Postgres store's tie-breaker does.
-    const ordered = filter === undefined ? found : sortItems(found, filter, { caseInsensitive });
+    const ordered = filter === undefined ? found : sortItems(found, filter);
     return Promise.resolve({ data: ordered.slice(page.offset, page.offset + page.limit), count: found.length });
   }
 

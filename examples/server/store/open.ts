@@ -17,25 +17,24 @@ export interface OpenStore {
 export interface StoreSettings {
   readonly store?: string | undefined;
   readonly databaseUrl?: string | undefined;
-  readonly caseInsensitive: boolean;
 }
 
 /**
  * Opens the store the settings name, with the sample data in it. A Postgres server
  * keeps what it has: the sample data is loaded only into an empty table. Which case
- * folding the database has is asked once, here.
+ * folding the database has is asked once, here. Whether to fold case is not the store's
+ * to know: each filter says so (the server sets it once, on its adapter).
  */
 export async function openStore(settings: StoreSettings, data: Readonly<Record<Resource, readonly Item[]>>): Promise<OpenStore> {
-  const { caseInsensitive } = settings;
   if (settings.store === 'memory') {
-    return { store: new MemoryStore(data, { caseInsensitive }), description: 'in memory, filtered by compile()', close: async () => {} };
+    return { store: new MemoryStore(data), description: 'in memory, filtered by compile()', close: async () => {} };
   }
   if (settings.databaseUrl !== undefined && settings.databaseUrl !== '') {
     // JIT compiling the document target's expressions costs seconds on a large table
     // and saves nothing (README, "Postgres versions"): off for this pool's sessions.
     const pool = new pg.Pool({ connectionString: settings.databaseUrl, options: '-c jit=off' });
     try {
-      const { store, version, caseFolding } = await filled(pool, data, caseInsensitive, false);
+      const { store, version, caseFolding } = await filled(pool, data, false);
       const description = `Postgres ${version} at ${redact(settings.databaseUrl)}, case folding ${caseFolding}, filtered by toSql()`;
       return { store, description, close: () => pool.end() };
     } catch (error) {
@@ -44,7 +43,7 @@ export async function openStore(settings: StoreSettings, data: Readonly<Record<R
     }
   }
   const db = new PGlite();
-  const { store, version, caseFolding } = await filled(db, data, caseInsensitive, true);
+  const { store, version, caseFolding } = await filled(db, data, true);
   return { store, description: `embedded PGlite (Postgres ${version} in process), case folding ${caseFolding}, filtered by toSql()`, close: () => db.close() };
 }
 
@@ -55,11 +54,10 @@ export async function openStore(settings: StoreSettings, data: Readonly<Record<R
 export async function filled(
   db: SqlClient,
   data: Readonly<Partial<Record<Resource, readonly Item[]>>>,
-  caseInsensitive: boolean,
   fresh: boolean,
 ): Promise<{ store: PostgresStore; version: string; caseFolding: CaseFolding }> {
   const caseFolding = await detectCaseFolding(db);
-  const store = new PostgresStore(db, { caseInsensitive, caseFolding });
+  const store = new PostgresStore(db, { caseFolding });
   await store.migrate();
   if (fresh || (await store.size()) === 0) await store.load(data);
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);

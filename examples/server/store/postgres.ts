@@ -10,10 +10,8 @@ export interface SqlClient {
   query<Row>(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
 }
 
-/** Options of `PostgresStore`. */
+/** Options of `PostgresStore`: what it must know of the database (whether to fold case is the filter's to say). */
 export interface PostgresStoreOptions {
-  /** Compare text and ids case-insensitively (`toSql`'s option, the same meaning as `compile`'s). */
-  readonly caseInsensitive?: boolean;
   /** How the database folds case for it: what `detectCaseFolding` found (default `pg_c_utf8`, Postgres 17 and later). */
   readonly caseFolding?: CaseFolding;
 }
@@ -39,15 +37,15 @@ const COLUMNS = [
  * same JSON as sent (`json` keeps the order of keys, which `jsonb` does not). Filtering,
  * sorting, counting and paging all happen in the database; ties in storage order (`seq`).
  * A unique index per `UNIQUE_KEYS` entry refuses a second item with the same key.
+ * Text compares with case folded or not as the filter says (`filter.caseInsensitive`,
+ * which `toSql` follows), with the database's own folding (`caseFolding`).
  */
 export class PostgresStore implements Store {
   readonly #db: SqlClient;
-  readonly #caseInsensitive: boolean;
   readonly #caseFolding: CaseFolding | undefined;
 
   constructor(db: SqlClient, options: PostgresStoreOptions = {}) {
     this.#db = db;
-    this.#caseInsensitive = options.caseInsensitive === true;
     this.#caseFolding = options.caseFolding;
   }
 
@@ -105,7 +103,6 @@ export class PostgresStore implements Store {
         filter,
         { document: 'doc', table: 'i' },
         {
-          caseInsensitive: this.#caseInsensitive,
           firstParam: values.length + 1,
           tieBreaker: 'seq',
           ...(this.#caseFolding && { caseFolding: this.#caseFolding }),

@@ -37,7 +37,8 @@ export const UNIQUE_KEYS: { readonly [R in Resource]?: string } = { businesses: 
  * Where the example keeps its data. The routes only ever see this interface: the
  * in-memory store runs filters with `compile`; a database store would run the same
  * `Filter` as SQL (through `toSql`) and keep the same meaning (reference §5), case
- * sensitivity included, which is a property of the store, not of a query.
+ * sensitivity included: the server chooses it once, on its adapter, and every filter
+ * carries it (`filter.caseInsensitive`), which `compile`, `sortItems` and `toSql` follow.
  */
 export interface Store {
   find(resource: Resource, query: FindQuery): Promise<FindResult>;
