@@ -1,12 +1,14 @@
 import type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from '../check/filter';
 import type { Operator } from '../syntax/ast';
+import { jsonQuote } from '../diagnostics/diagnostic';
 import { formatDate } from '../values/date';
 
 /**
  * Says in plain language what each condition of a checked filter requires, one
  * sentence per condition (all of them must hold): `totalAmount is at least 100 and at
  * most 200`, `vendorName contains "acme"`, `in some line, amount is at least 10`.
- * User text is quoted as a JSON string, so control characters stay visible.
+ * User text is quoted as a JSON string, with every control and format character
+ * escaped (`jsonQuote`), so none of them reaches the terminal raw.
  */
 export function explain(filter: Filter): string[] {
   return filter.conditions.map(explainCondition);
@@ -113,7 +115,7 @@ function datePhrase(test: DateTest): string {
 }
 
 function textPhrase(test: TextTest): string {
-  return test.op === 'eq' ? `is ${JSON.stringify(test.value)}` : patternPhrase(test.segments);
+  return test.op === 'eq' ? `is ${jsonQuote(test.value)}` : patternPhrase(test.segments);
 }
 
 /**
@@ -127,7 +129,7 @@ function patternPhrase(segments: readonly string[]): string {
   const leading = segments[0] === '';
   const trailing = segments[segments.length - 1] === '';
   if (texts.length === 1) {
-    const text = JSON.stringify(texts[0]);
+    const text = jsonQuote(texts[0]!);
     if (leading && trailing) return `contains ${text}`;
     return leading ? `ends with ${text}` : `starts with ${text}`;
   }
@@ -135,7 +137,7 @@ function patternPhrase(segments: readonly string[]): string {
   const parts: string[] = [];
   segments.forEach((segment, i) => {
     if (i > 0 && parts[parts.length - 1] !== ANY) parts.push(ANY);
-    if (segment !== '') parts.push(JSON.stringify(segment));
+    if (segment !== '') parts.push(jsonQuote(segment));
   });
   return `matches ${parts.join(' + ')}`;
 }

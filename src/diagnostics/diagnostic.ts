@@ -103,6 +103,17 @@ function isHighSurrogate(c: number): boolean {
 
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
 
+/**
+ * User text as a JSON string literal, whole, for output that people read on a terminal
+ * (the command line's explanations). `JSON.stringify` escapes only C0 controls and lone
+ * surrogates: DEL, C1 controls (U+009B is a CSI on some terminals) and format characters
+ * (a U+202E bidi override reverses what follows) it leaves raw, and these are escaped
+ * here too, as `excerpt` escapes them. The result is still valid JSON for the same text.
+ */
+export function jsonQuote(text: string): string {
+  return JSON.stringify(text).replace(INVISIBLE, escapeUnits);
+}
+
 /** `\uXXXX` for each UTF-16 unit of a character, as JSON writes escapes. */
 function escapeUnits(c: string): string {
   let out = '';

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli';
+
+/** What a terminal acts on or hides behind: C0 and C1 controls, DEL, format characters (bidi overrides). */
+const RAW_CONTROL = /[\p{Cc}\p{Cf}]/u;
+
+describe('qsfilter check on hostile text', () => {
+  it('prints no raw control or format character from the query, in the explanation or the request parameters', async () => {
+    // ESC, a C1 CSI (U+009B) and a right-to-left override (U+202E), in a filter and in a pass-through parameter.
+    const run = await runCli(['check', 'businessName=%C2%9B31m%E2%80%AEabc&vendorName=%1B%5B31mX%E2%80%AE%C2%9B', '-r', 'vendors']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout.replaceAll('\n', '')).not.toMatch(RAW_CONTROL);
+    expect(run.stdout).toContain('  vendorName is "\\u001b[31mX\\u202e\\u009b"\n');
+    expect(run.stdout).toContain('  businessName = "\\u009b31m\\u202eabc"\n');
+  });
+});
