@@ -14,3 +14,15 @@ describe('qsfilter check on hostile text', () => {
     expect(run.stdout).toContain('  businessName = "\\u009b31m\\u202eabc"\n');
   });
 });
+
+describe('qsfilter filter on hostile input', () => {
+  it('refuses items nested too deeply to write as JSON as an input error (exit 2), not an internal one', async () => {
+    // JSON.parse reads this; JSON.stringify overflows its stack writing it back.
+    const depth = 200_000;
+    const deep = `[{"vendorName":"a","x":${'['.repeat(depth)}${']'.repeat(depth)}}]`;
+    const run = await runCli(['filter', 'vendorName=a', '-r', 'vendors'], { input: deep });
+    expect(run.stderr).not.toContain('internal error');
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toBe('qsfilter: the matching items cannot be written as JSON (Maximum call stack size exceeded): an item nests too deeply, or the output is too long\n');
+  });
+});

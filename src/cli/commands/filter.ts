@@ -46,8 +46,22 @@ export async function runFilter(query: string, file: string | undefined, options
   const page = filter.page !== undefined && PAGING_PARAMS.some((name) => Object.hasOwn(filter.params, name)) ? filter.page : undefined;
   const output = page === undefined ? sorted : sorted.slice(page.offset, page.offset + page.limit);
   const pretty = options.pretty === true || (options.compact !== true && process.stdout.isTTY === true);
-  process.stdout.write(`${JSON.stringify(output, null, pretty ? 2 : undefined)}\n`);
+  process.stdout.write(`${stringify(output, pretty)}\n`);
   return EXIT.ok;
+}
+
+/**
+ * The matches as one JSON text. JSON.parse reads any depth, but JSON.stringify recurses:
+ * an item nested some thousands deep overflows its stack, and a huge output passes the
+ * longest string. Both are the input's doing, not a bug: an input error, exit 2.
+ */
+function stringify(output: unknown[], pretty: boolean): string {
+  try {
+    return JSON.stringify(output, null, pretty ? 2 : undefined);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new InputError(`the matching items cannot be written as JSON (${reason(error)}): an item nests too deeply, or the output is too long`);
+  }
 }
 
 async function readInput(file: string | undefined): Promise<string> {
