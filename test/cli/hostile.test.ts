@@ -1,5 +1,15 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli';
+
+const dir = mkdtempSync(join(tmpdir(), 'qsfilter-cli-hostile-'));
+function file(name: string, bytes: Uint8Array | string): string {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+}
 
 /** What a terminal acts on or hides behind: C0 and C1 controls, DEL, format characters (bidi overrides). */
 const RAW_CONTROL = /[\p{Cc}\p{Cf}]/u;
@@ -24,5 +34,25 @@ describe('qsfilter filter on hostile input', () => {
     expect(run.stderr).not.toContain('internal error');
     expect(run).toMatchObject({ code: 2, stdout: '' });
     expect(run.stderr).toBe('qsfilter: the matching items cannot be written as JSON (Maximum call stack size exceeded): an item nests too deeply, or the output is too long\n');
+  });
+
+  it('stops reading standard input past the longest string Node holds, and says so (exit 2)', async () => {
+    // Endless input: before, it was buffered whole and its decoding threw (an internal error, exit 70).
+    const run = await runCli(["filter ''", '-r', 'vendors', '< /dev/zero'], { shell: true });
+    expect(run.stderr).toMatch(/^qsfilter: the input \(standard input\) is larger than \d+ bytes, the most this command reads\n$/);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+  }, 60_000);
+
+  it('refuses input that is not UTF-8 rather than writing it out changed', async () => {
+    // "Café" in Latin-1: decoded leniently, the é became U+FFFD and came out so.
+    const latin1 = Buffer.from('[{"vendorName":"Caf\xe9"}]', 'latin1');
+    const fromFile = await runCli(['filter', '', file('latin1.json', latin1), '-r', 'vendors']);
+    expect(fromFile).toMatchObject({ code: 2, stdout: '' });
+    expect(fromFile.stderr).toMatch(/^qsfilter: the input \(.*latin1\.json\) is not UTF-8 text\n$/);
+  });
+
+  it('reads a UTF-8 file that starts with a byte order mark', async () => {
+    const run = await runCli(['filter', 'vendorName=Caf%C3%A9', file('bom.json', '\ufeff[{"vendorName":"Café"}]'), '-r', 'vendors']);
+    expect(run).toMatchObject({ code: 0, stderr: '', stdout: '[{"vendorName":"Café"}]\n' });
   });
 });
