@@ -215,7 +215,8 @@ class Reader {
       return this.within(others[0], path, (one) => this.typeOf(one, path, record), record);
     }
     const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t) => t !== 'null' && t !== undefined);
-    if (types.length > 1) return this.skip(path, `several types (${types.join(', ')}): which would a filter compare?`, record);
+    // A type list built in code may hold anything: a Symbol would make join() throw.
+    if (types.length > 1) return this.skip(path, `several types (${types.map((t) => (typeof t === 'string' ? t : `a ${typeof t}`)).join(', ')}): which would a filter compare?`, record);
     const [type] = types;
     if (typeof type === 'string') return type;
     if (isObject(schema.properties)) return 'object';

@@ -237,6 +237,11 @@ describe('schemaFromJsonSchema: each kind of property', () => {
 });
 
 describe('schemaFromJsonSchema on hostile documents', () => {
+  it('describes a list of types that are no strings, as a schema built in code may hold, rather than throwing', () => {
+    const { unmapped } = schemaFromJsonSchema({ type: 'object', properties: { a: { type: [Symbol('number'), 5, 'string'] } } });
+    expect(unmapped).toEqual([{ path: 'a', reason: 'several types (a symbol, a number, string): which would a filter compare?' }]);
+  });
+
   /** The document, with every read of a schema in it counted. */
   function counted(schemas: Record<string, unknown>): { document: object; reads: () => number } {
     let reads = 0;
