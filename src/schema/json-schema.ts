@@ -251,16 +251,26 @@ function scalarOf(type: string, schema: Json): ScalarType | undefined {
   return schema.format === 'date' || schema.format === 'date-time' ? 'date' : 'string';
 }
 
-/** A local JSON Pointer (`#/components/schemas/Invoice`), read through own properties only. */
+/**
+ * A local JSON Pointer (`#/components/schemas/Invoice`), read through own properties only.
+ * It is a URI fragment, so percent-encoded (RFC 6901 §6: `#/$defs/A%20B` names "A B"),
+ * and it may go through arrays (`#/allOf/0`, `#/paths/~1invoices/get/parameters/0/schema`).
+ */
 function pointer(document: object, ref: string): unknown {
   if (!ref.startsWith('#')) return undefined;
-  let at: unknown = document;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
-    at = at[key];
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
   }
-  return ref === '#' ? document : at;
+  let at: unknown = document;
+  for (const raw of fragment.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Json)[key];
+  }
+  return fragment === '' ? document : at;
 }
 
 /** A schema that is only a wrapper of another: `allOf` of one, beside no properties or type of its own. */

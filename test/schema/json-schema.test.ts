@@ -237,6 +237,31 @@ describe('schemaFromJsonSchema: each kind of property', () => {
 });
 
 describe('schemaFromJsonSchema on hostile documents', () => {
+  it('reads a $ref as the URI fragment it is: percent-encoded, and through arrays', () => {
+    const document = {
+      $defs: { 'Money Amount': { type: 'number' }, '100%': { type: 'string' } },
+      paths: { '/invoices': { get: { parameters: [{ name: 'x', schema: { type: 'string', format: 'date' } }] } } },
+    };
+    const { spec, unmapped } = schemaFromJsonSchema(
+      {
+        type: 'object',
+        properties: {
+          amount: { $ref: '#/$defs/Money%20Amount' },
+          percent: { $ref: '#/$defs/100%25' },
+          day: { $ref: '#/paths/~1invoices/get/parameters/0/schema' },
+          broken: { $ref: '#/$defs/100%' },
+          length: { $ref: '#/paths/~1invoices/get/parameters/length' },
+        },
+      },
+      { document },
+    );
+    expect(spec.fields).toEqual({ amount: 'number', percent: 'string', day: 'date' });
+    expect(unmapped).toEqual([
+      { path: 'broken', reason: 'the $ref "#/$defs/100%" does not resolve in the document' },
+      { path: 'length', reason: 'its schema is not an object' },
+    ]);
+  });
+
   it('describes a list of types that are no strings, as a schema built in code may hold, rather than throwing', () => {
     const { unmapped } = schemaFromJsonSchema({ type: 'object', properties: { a: { type: [Symbol('number'), 5, 'string'] } } });
     expect(unmapped).toEqual([{ path: 'a', reason: 'several types (a symbol, a number, string): which would a filter compare?' }]);
