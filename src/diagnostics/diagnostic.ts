@@ -104,17 +104,25 @@ function isHighSurrogate(c: number): boolean {
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
 
 /**
- * User text as a JSON string literal, whole, for output that people read on a terminal
- * (the command line's explanations). `JSON.stringify` escapes only C0 controls and lone
- * surrogates: DEL, C1 controls (U+009B is a CSI on some terminals) and format characters
- * (a U+202E bidi override reverses what follows) it leaves raw, and these are escaped
- * here too, as `excerpt` escapes them. The result is still valid JSON for the same text.
+ * A value as JSON text for output that people may read on a terminal (the command
+ * line's). `JSON.stringify` escapes only C0 controls and lone surrogates: DEL, C1
+ * controls (U+009B is a CSI on some terminals) and format characters (a U+202E bidi
+ * override reverses what follows) it leaves raw in strings, and these are escaped here
+ * too, as `excerpt` escapes them. The line breaks of `indent` are the only raw controls
+ * left (inside a string a line break is always escaped), so the text parses to the same value.
  */
-export function jsonQuote(text: string): string {
-  return JSON.stringify(text).replace(INVISIBLE, escapeUnits);
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(INVISIBLE_BUT_NEWLINE, escapeUnits);
 }
 
-/** `\uXXXX` for each UTF-16 unit of a character, as JSON writes escapes. */
+const INVISIBLE_BUT_NEWLINE = /(?!\n)[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
+
+/** User text as a JSON string literal, whole, escaped as `jsonText` escapes: `"a\u202eb"`. */
+export function jsonQuote(text: string): string {
+  return jsonText(text);
+}
+
+/** `\\uXXXX` for each UTF-16 unit of a character, as JSON writes escapes. */
 function escapeUnits(c: string): string {
   let out = '';
   for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;

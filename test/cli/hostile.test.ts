@@ -23,9 +23,29 @@ describe('qsfilter check on hostile text', () => {
     expect(run.stdout).toContain('  vendorName is "\\u001b[31mX\\u202e\\u009b"\n');
     expect(run.stdout).toContain('  businessName = "\\u009b31m\\u202eabc"\n');
   });
+
+  it('with --json, escapes them too, and the JSON still holds the same text', async () => {
+    const run = await runCli(['check', 'businessName=%C2%9B31m%E2%80%AE%E2%80%A8abc&vendorName=a%7Fb', '-r', 'vendors', '--json']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout.replaceAll('\n', '')).not.toMatch(RAW_CONTROL);
+    expect(run.stdout).toContain('"businessName": "\\u009b31m\\u202e\\u2028abc"');
+    const report = JSON.parse(run.stdout) as { filter: { params: Record<string, string> }; explanation: string[] };
+    expect(report.filter.params.businessName).toBe('\u009b31m\u202e\u2028abc');
+    expect(report.explanation).toEqual(['vendorName is "a\\u007fb"', 'Page: 100 items from offset 0 (matches 1 to 100).']);
+  });
 });
 
 describe('qsfilter filter on hostile input', () => {
+  it('writes matches that hold controls and bidi overrides escaped, compact or indented, as the same JSON', async () => {
+    const items = [{ vendorName: 'Acme\u009b2J\u202e\u0085\u200b', note: 'line\nbreak\u2029' }];
+    for (const layout of ['--compact', '--pretty']) {
+      const run = await runCli(['filter', 'vendorName=Acme%25', '-r', 'vendors', layout], { input: JSON.stringify(items) });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout.replaceAll('\n', '')).not.toMatch(RAW_CONTROL);
+      expect(JSON.parse(run.stdout)).toEqual(items);
+    }
+  });
+
   it('refuses items nested too deeply to write as JSON as an input error (exit 2), not an internal one', async () => {
     // JSON.parse reads this; JSON.stringify overflows its stack writing it back.
     const depth = 200_000;

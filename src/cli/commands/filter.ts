@@ -1,6 +1,7 @@
 import { constants } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { check } from '../../check/check';
+import { jsonText } from '../../diagnostics/diagnostic';
 import { compile } from '../../eval/compile';
 import { sortItems } from '../../eval/sort';
 import { PAGING_PARAMS } from '../../schema/define';
@@ -59,7 +60,8 @@ export async function runFilter(query: string, file: string | undefined, options
  */
 function stringify(output: unknown[], pretty: boolean): string {
   try {
-    return JSON.stringify(output, null, pretty ? 2 : undefined);
+    // Data from elsewhere is shown as the query is: no raw control reaches the terminal.
+    return jsonText(output, pretty ? 2 : undefined);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new InputError(`the matching items cannot be written as JSON (${reason(error)}): an item nests too deeply, or the output is too long`);
