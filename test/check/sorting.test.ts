@@ -209,7 +209,14 @@ describe('paging', () => {
     },
     { query: `${base}&offset=9007199254740992`, schema, param: 'offset', in: 'value', span: [0, 16], spanned: '9007199254740992', hint: /^offset counts/ },
   ])('INVALID_PAGING: $query', (row) => {
-    expect(expectDiagnostic('INVALID_PAGING', row).message).toMatch(/^Parameter "(limit|offset)" must be a whole number (from 1 to 200|0 or more), not ".*"\.$/);
+    expect(expectDiagnostic('INVALID_PAGING', row).message).toMatch(/^Parameter "(limit|offset)" must be a whole number (from 1 to 200|0 or more|from 0 to 9007199254740991), not ".*"\.$/);
+  });
+
+  it('says how large an offset may be when it is a whole number past 2^53 - 1, not only "0 or more"', () => {
+    expect(rejected(`${base}&offset=9007199254740992`, schema).map((d) => d.message)).toEqual([
+      'Parameter "offset" must be a whole number from 0 to 9007199254740991, not "9007199254740992".',
+    ]);
+    expect(rejected(`${base}&offset=-1`, schema).map((d) => d.message)).toEqual(['Parameter "offset" must be a whole number 0 or more, not "-1".']);
   });
 
   it('refuses a repeated limit or offset', () => {
