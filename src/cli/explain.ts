@@ -41,7 +41,10 @@ function sortPhrase(field: SortField): string {
 }
 
 function pagePhrase({ limit, offset }: Page): string {
-  return `Page: ${limit} item${limit === 1 ? '' : 's'} from offset ${offset} (matches ${offset + 1} to ${offset + limit}).`;
+  // In BigInt: an offset may be 2^53 - 1, past which doubles skip odd numbers.
+  const first = BigInt(offset) + 1n;
+  const last = BigInt(offset) + BigInt(limit);
+  return `Page: ${limit} item${limit === 1 ? '' : 's'} from offset ${offset} (matches ${first} to ${last}).`;
 }
 
 function explainCondition(condition: Condition): string {
