@@ -129,6 +129,20 @@ function escapeUnits(c: string): string {
   return out;
 }
 
+/** Names listed in a hint, at most: a schema's fields are not bounded by the query, and a hint must be (reference §12). */
+export const MAX_LISTED = 32;
+
+/**
+ * Names from the schema for a hint, joined by ", ": the first `max`, each cut at 64
+ * characters, then how many more there are. So a hint that lists what a resource
+ * offers is bounded whatever the size of the schema, and every unknown parameter of a
+ * query does not copy a thousand field names into the answer.
+ */
+export function nameList(names: readonly string[], max = MAX_LISTED): string {
+  const shown = names.slice(0, max).map((name) => cut(name)).join(', ');
+  return names.length <= max ? shown : `${shown} and ${names.length - max} more`;
+}
+
 /** Diagnostics in one result, at most, by default (reference §12). */
 export const MAX_DIAGNOSTICS = 100;
 
