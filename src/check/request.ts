@@ -90,7 +90,8 @@ function pageNumber(
   if (text === undefined) return undefined;
   const value = WHOLE_NUMBER.test(text) ? Number(text) : NaN;
   if (value >= min && value <= max) return value;
-  const range = name === 'limit' ? `from 1 to ${max}` : '0 or more';
+  // An offset past 2^53 - 1 is a whole number 0 or more: saying only that would leave the sender puzzled.
+  const range = name === 'limit' || value > max ? `from ${min} to ${max}` : '0 or more';
   const plus = /^ [0-9]+$/.test(text) ? `A "+" sent unencoded arrives as a space, and the number needs none: ${excerpt(`${name}=${text.trim()}`)}. ` : '';
   errors.push(
     diagnostic(

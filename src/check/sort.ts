@@ -1,4 +1,4 @@
-import { diagnostic, quote, type Diagnostic, type Location } from '../diagnostics/diagnostic';
+import { diagnostic, nameList, quote, type Diagnostic, type Location } from '../diagnostics/diagnostic';
 import { sortableFields, type Field, type Schema } from '../schema/define';
 import type { Sort } from '../syntax/ast';
 import { API_SORT_KEYS } from '../syntax/sort';
@@ -23,7 +23,7 @@ export function checkSort(sort: Sort, schema: Schema, errors: Diagnostic[]): Sor
     }
     // Only a key that does not sort needs the list of those that do.
     const sortable = sortableFields(schema).map((f) => f.path);
-    const listed = sortable.length === 0 ? 'This resource cannot be sorted.' : `Sortable fields: ${sortable.join(', ')}.`;
+    const listed = sortable.length === 0 ? 'This resource cannot be sorted.' : `Sortable fields: ${nameList(sortable)}.`;
     const sortsBy = `Parameter ${quote(sort.key)} sorts by ${quote(path)}`;
     if (field?.removed !== undefined) {
       errors.push(diagnostic('FIELD_REMOVED', `${sortsBy}, a field that was removed.`, where, key.path.span, field.removed));

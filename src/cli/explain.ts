@@ -1,12 +1,14 @@
 import type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from '../check/filter';
 import type { Operator } from '../syntax/ast';
+import { jsonQuote } from '../diagnostics/diagnostic';
 import { formatDate } from '../values/date';
 
 /**
  * Says in plain language what each condition of a checked filter requires, one
  * sentence per condition (all of them must hold): `totalAmount is at least 100 and at
  * most 200`, `vendorName contains "acme"`, `in some line, amount is at least 10`.
- * User text is quoted as a JSON string, so control characters stay visible.
+ * User text is quoted as a JSON string, with every control and format character
+ * escaped (`jsonQuote`), so none of them reaches the terminal raw.
  */
 export function explain(filter: Filter): string[] {
   return filter.conditions.map(explainCondition);
@@ -39,7 +41,10 @@ function sortPhrase(field: SortField): string {
 }
 
 function pagePhrase({ limit, offset }: Page): string {
-  return `Page: ${limit} item${limit === 1 ? '' : 's'} from offset ${offset} (matches ${offset + 1} to ${offset + limit}).`;
+  // In BigInt: an offset may be 2^53 - 1, past which doubles skip odd numbers.
+  const first = BigInt(offset) + 1n;
+  const last = BigInt(offset) + BigInt(limit);
+  return `Page: ${limit} item${limit === 1 ? '' : 's'} from offset ${offset} (matches ${first} to ${last}).`;
 }
 
 function explainCondition(condition: Condition): string {
@@ -113,7 +118,7 @@ function datePhrase(test: DateTest): string {
 }
 
 function textPhrase(test: TextTest): string {
-  return test.op === 'eq' ? `is ${JSON.stringify(test.value)}` : patternPhrase(test.segments);
+  return test.op === 'eq' ? `is ${jsonQuote(test.value)}` : patternPhrase(test.segments);
 }
 
 /**
@@ -127,7 +132,7 @@ function patternPhrase(segments: readonly string[]): string {
   const leading = segments[0] === '';
   const trailing = segments[segments.length - 1] === '';
   if (texts.length === 1) {
-    const text = JSON.stringify(texts[0]);
+    const text = jsonQuote(texts[0]!);
     if (leading && trailing) return `contains ${text}`;
     return leading ? `ends with ${text}` : `starts with ${text}`;
   }
@@ -135,7 +140,7 @@ function patternPhrase(segments: readonly string[]): string {
   const parts: string[] = [];
   segments.forEach((segment, i) => {
     if (i > 0 && parts[parts.length - 1] !== ANY) parts.push(ANY);
-    if (segment !== '') parts.push(JSON.stringify(segment));
+    if (segment !== '') parts.push(jsonQuote(segment));
   });
   return `matches ${parts.join(' + ')}`;
 }

@@ -131,7 +131,9 @@ export function ownElements(list: readonly unknown[]): unknown[] {
   const elements: unknown[] = [];
   let n: number;
   try {
-    n = list.length;
+    // Made a number here, once: a proxy's length may be an object whose valueOf throws,
+    // which `i < n` would call, outside any catch, on every step.
+    n = Number(list.length);
   } catch {
     return elements;
   }

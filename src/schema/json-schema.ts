@@ -139,7 +139,7 @@ class Reader {
     const passed = new Set<object>();
     let schema = value;
     while (isObject(schema)) {
-      if (Array.isArray(schema.allOf) && schema.allOf.length === 1 && schema.properties === undefined && schema.type === undefined) {
+      if (isAllOfOfOne(schema)) {
         if (passed.has(schema)) return this.skip(path, 'its allOf comes back to itself', record);
         passed.add(schema);
         schema = schema.allOf[0];
@@ -155,12 +155,55 @@ class Reader {
       }
       const ref = schema.$ref;
       if (followed.has(ref)) return this.skip(path, `its $refs come back to ${ref}`, record);
-      const target = pointer(this.document, ref);
-      if (target === undefined) return this.skip(path, `the $ref ${JSON.stringify(ref)} does not resolve in the document`, record);
       followed.add(ref);
-      schema = target;
+      const end = this.follow(ref);
+      if (typeof end === 'string') return this.skip(path, end, record);
+      schema = end.schema;
     }
     return this.skip(path, 'its schema is not an object', record);
+  }
+
+  /** Where each `$ref` met so far leads: the schema its chain of `$refs` ends at, or why it ends nowhere. */
+  private readonly refs = new Map<string, { readonly schema: unknown } | string>();
+
+  /**
+   * Follows a chain of `$ref`s to the schema at its end, once per document: a thousand
+   * properties that name the head of a thousand-link chain cost two thousand steps,
+   * not a million. A chain that comes back is cut where it does, as each of its
+   * `$ref`s would be alone.
+   */
+  private follow(ref: string): { readonly schema: unknown } | string {
+    const chain: string[] = [];
+    const seen = new Set<string>();
+    let at = ref;
+    let end: { readonly schema: unknown } | string;
+    for (;;) {
+      const known = this.refs.get(at);
+      if (known !== undefined) {
+        end = known;
+        break;
+      }
+      if (seen.has(at)) {
+        // Followed from inside the loop, a $ref comes back to itself; from before it, to where the loop starts.
+        for (const inside of chain.splice(chain.indexOf(at))) this.refs.set(inside, `its $refs come back to ${inside}`);
+        end = `its $refs come back to ${at}`;
+        break;
+      }
+      chain.push(at);
+      seen.add(at);
+      const target = pointer(this.document, at);
+      if (target === undefined) {
+        end = `the $ref ${JSON.stringify(at)} does not resolve in the document`;
+        break;
+      }
+      if (!(isObject(target) && typeof target.$ref === 'string' && !isAllOfOfOne(target))) {
+        end = { schema: target };
+        break;
+      }
+      at = target.$ref;
+    }
+    for (const link of chain) this.refs.set(link, end);
+    return end;
   }
 
   /** The one type of a schema, `null` set aside (`nullable`, `["string", "null"]`, `anyOf` with `{type: "null"}`). */
@@ -172,7 +215,8 @@ class Reader {
       return this.within(others[0], path, (one) => this.typeOf(one, path, record), record);
     }
     const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t) => t !== 'null' && t !== undefined);
-    if (types.length > 1) return this.skip(path, `several types (${types.join(', ')}): which would a filter compare?`, record);
+    // A type list built in code may hold anything: a Symbol would make join() throw.
+    if (types.length > 1) return this.skip(path, `several types (${types.map((t) => (typeof t === 'string' ? t : `a ${typeof t}`)).join(', ')}): which would a filter compare?`, record);
     const [type] = types;
     if (typeof type === 'string') return type;
     if (isObject(schema.properties)) return 'object';
@@ -207,16 +251,31 @@ function scalarOf(type: string, schema: Json): ScalarType | undefined {
   return schema.format === 'date' || schema.format === 'date-time' ? 'date' : 'string';
 }
 
-/** A local JSON Pointer (`#/components/schemas/Invoice`), read through own properties only. */
+/**
+ * A local JSON Pointer (`#/components/schemas/Invoice`), read through own properties only.
+ * It is a URI fragment, so percent-encoded (RFC 6901 §6: `#/$defs/A%20B` names "A B"),
+ * and it may go through arrays (`#/allOf/0`, `#/paths/~1invoices/get/parameters/0/schema`).
+ */
 function pointer(document: object, ref: string): unknown {
   if (!ref.startsWith('#')) return undefined;
-  let at: unknown = document;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    if (!isObject(at) || !Object.hasOwn(at, key)) return undefined;
-    at = at[key];
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
   }
-  return ref === '#' ? document : at;
+  let at: unknown = document;
+  for (const raw of fragment.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Json)[key];
+  }
+  return fragment === '' ? document : at;
+}
+
+/** A schema that is only a wrapper of another: `allOf` of one, beside no properties or type of its own. */
+function isAllOfOfOne(schema: Json): schema is Json & { readonly allOf: readonly [unknown] } {
+  return Array.isArray(schema.allOf) && schema.allOf.length === 1 && schema.properties === undefined && schema.type === undefined;
 }
 
 function isObject(value: unknown): value is Json {

@@ -78,7 +78,9 @@ export function openApiParameters(schema: Schema, options?: OpenApiOptions): Ope
       },
     );
   }
-  return parameters;
+  // The shared templates (FORM_LIST, PARAM_SCHEMAS, OPERATORS) are copied out: a tool that
+  // edits a document in place must not change the next document, nor the operators.
+  return structuredClone(parameters);
 }
 
 /** A request parameter: one plain value of its type (none of the filter language), or, untyped, text passed through. */
@@ -205,9 +207,10 @@ export interface OpenApiResponse {
  * each diagnostic with its stable code.
  */
 export function openApiProblemResponse(): OpenApiResponse {
+  // A copy, as openApiParameters gives: the next response must not show an edit of this one.
   return {
     description: 'The query was refused: every problem is listed in errors, with its code, parameter, span and hint.',
-    content: { [PROBLEM_CONTENT_TYPE]: { schema: PROBLEM_SCHEMA } },
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: structuredClone(PROBLEM_SCHEMA) } },
   };
 }
 

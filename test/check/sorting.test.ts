@@ -209,7 +209,14 @@ describe('paging', () => {
     },
     { query: `${base}&offset=9007199254740992`, schema, param: 'offset', in: 'value', span: [0, 16], spanned: '9007199254740992', hint: /^offset counts/ },
   ])('INVALID_PAGING: $query', (row) => {
-    expect(expectDiagnostic('INVALID_PAGING', row).message).toMatch(/^Parameter "(limit|offset)" must be a whole number (from 1 to 200|0 or more), not ".*"\.$/);
+    expect(expectDiagnostic('INVALID_PAGING', row).message).toMatch(/^Parameter "(limit|offset)" must be a whole number (from 1 to 200|0 or more|from 0 to 9007199254740991), not ".*"\.$/);
+  });
+
+  it('says how large an offset may be when it is a whole number past 2^53 - 1, not only "0 or more"', () => {
+    expect(rejected(`${base}&offset=9007199254740992`, schema).map((d) => d.message)).toEqual([
+      'Parameter "offset" must be a whole number from 0 to 9007199254740991, not "9007199254740992".',
+    ]);
+    expect(rejected(`${base}&offset=-1`, schema).map((d) => d.message)).toEqual(['Parameter "offset" must be a whole number 0 or more, not "-1".']);
   });
 
   it('refuses a repeated limit or offset', () => {
@@ -277,5 +284,29 @@ describe('request parameters', () => {
     ]);
     const listed = defineSchema({ fields: {}, params: ['tag'] });
     expect(accepted('tag=a&tag=b', listed).params).toEqual({ tag: ['a', 'b'] });
+  });
+});
+
+describe('hints that list what a large schema offers', () => {
+  // 1,000 fields, each name 80 characters: listing them all put 80 KB in every hint.
+  const names = Array.from({ length: 1000 }, (_, i) => `f${String(i).padStart(3, '0')}_${'x'.repeat(75)}`);
+  const large = defineSchema({ fields: { ...Object.fromEntries(names.map((n) => [n, { type: 'number', sortable: true }])), memo: 'string' } });
+  const shown = (more: number): string => `${names.slice(0, 32).map((n) => `${n.slice(0, 64)}…`).join(', ')} and ${more} more`;
+
+  it('NOT_SORTABLE and UNKNOWN_FIELD in orderBy list 32 of the sortable fields, each cut at 64 characters, and count the rest', () => {
+    const errors = rejected('orderBy=zzz,memo', large);
+    expect(errors.map((d) => [d.code, d.hint])).toEqual([
+      ['UNKNOWN_FIELD', `Sortable fields: ${shown(968)}.`],
+      ['NOT_SORTABLE', expect.stringContaining(`Sortable fields: ${shown(968)}.`)],
+    ]);
+  });
+
+  // FIXME(lead): the list is built in src/check/validate.ts (unknownField), which this
+  // branch leaves alone; `Filterable fields: ${nameList(listed)}.` there makes this pass,
+  // and then `.fails` goes.
+  it.fails('UNKNOWN_FIELD of a filter lists 32 of the filterable fields, and counts the rest', () => {
+    const [error] = rejected('zzz=1', large);
+    // memo is filterable too: 1,001 fields.
+    expect(error?.hint).toBe(`Filterable fields: ${shown(969)}.`);
   });
 });

@@ -52,6 +52,9 @@ describe('explain', () => {
     ['name=%25acme%25;%25sons%25', 'name contains "acme" and contains "sons"'],
     ['name=%22gte:%22', 'name is "gte:"'],
     ['name=a%0Ab', 'name is "a\\nb"'],
+    // What JSON.stringify leaves raw: DEL, a C1 CSI, a bidi override, a line separator.
+    ['name=a%7F%C2%9B31m%E2%80%AEb%E2%80%A8', 'name is "a\\u007f\\u009b31m\\u202eb\\u2028"'],
+    ['name=%25%C2%9B%25%E2%80%AE%25', 'name matches any text + "\\u009b" + any text + "\\u202e" + any text'],
     ['customerRef.id=42', 'customerRef.id is "42"'],
     ['customerRef.id=4%25', 'customerRef.id starts with "4"'],
   ])('text and ids: %s', (query, sentence) => {
@@ -128,6 +131,11 @@ describe('explainOrder', () => {
       'Sorted by amount, largest first, then by at, oldest first, then by name, in code point order, then by customerRef.id, in reverse code point order; items without a value come last.',
       'Page: 1 item from offset 0 (matches 1 to 1).',
     ]);
+  });
+
+  it('counts the matches of the last page there can be exactly', () => {
+    // 9007199254740991 + 500 is no double: it came out as …1492.
+    expect(order('limit=200&offset=9007199254740991')).toEqual(['Page: 200 items from offset 9007199254740991 (matches 9007199254740992 to 9007199254741191).']);
   });
 
   it('says nothing for a filter that neither sorts nor pages', () => {

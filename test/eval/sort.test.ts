@@ -131,6 +131,10 @@ describe('sortItems', () => {
       },
     });
     expect(sortItems(unreadable, sorted('amount'))).toEqual([]);
+    // A length that is no number: one whose conversion throws is none, as one that cannot be read.
+    const lengths = [{ valueOf: () => { throw new Error('no number'); } }, Symbol('length'), '1', 1n];
+    const withLength = (length: unknown) => new Proxy([{ id: 1 }], { get: (target, key) => (key === 'length' ? length : Reflect.get(target, key)) });
+    expect(lengths.map((length) => sortItems(withLength(length), sorted('amount')).length)).toEqual([0, 0, 1, 1]);
   });
 
   it('costs the items a sparse array has, not its length', () => {

@@ -235,3 +235,76 @@ describe('schemaFromJsonSchema: each kind of property', () => {
     );
   });
 });
+
+describe('schemaFromJsonSchema on hostile documents', () => {
+  it('reads a $ref as the URI fragment it is: percent-encoded, and through arrays', () => {
+    const document = {
+      $defs: { 'Money Amount': { type: 'number' }, '100%': { type: 'string' } },
+      paths: { '/invoices': { get: { parameters: [{ name: 'x', schema: { type: 'string', format: 'date' } }] } } },
+    };
+    const { spec, unmapped } = schemaFromJsonSchema(
+      {
+        type: 'object',
+        properties: {
+          amount: { $ref: '#/$defs/Money%20Amount' },
+          percent: { $ref: '#/$defs/100%25' },
+          day: { $ref: '#/paths/~1invoices/get/parameters/0/schema' },
+          broken: { $ref: '#/$defs/100%' },
+          length: { $ref: '#/paths/~1invoices/get/parameters/length' },
+        },
+      },
+      { document },
+    );
+    expect(spec.fields).toEqual({ amount: 'number', percent: 'string', day: 'date' });
+    expect(unmapped).toEqual([
+      { path: 'broken', reason: 'the $ref "#/$defs/100%" does not resolve in the document' },
+      { path: 'length', reason: 'its schema is not an object' },
+    ]);
+  });
+
+  it('describes a list of types that are no strings, as a schema built in code may hold, rather than throwing', () => {
+    const { unmapped } = schemaFromJsonSchema({ type: 'object', properties: { a: { type: [Symbol('number'), 5, 'string'] } } });
+    expect(unmapped).toEqual([{ path: 'a', reason: 'several types (a symbol, a number, string): which would a filter compare?' }]);
+  });
+
+  /** The document, with every read of a schema in it counted. */
+  function counted(schemas: Record<string, unknown>): { document: object; reads: () => number } {
+    let reads = 0;
+    const proxy = new Proxy(schemas, {
+      get(target, key, receiver) {
+        reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { document: { $defs: proxy }, reads: () => reads };
+  }
+
+  it('follows a long chain of $refs once, however many properties name it (work linear in the document)', () => {
+    const n = 300;
+    const schemas: Record<string, unknown> = { [`A${n}`]: { type: 'number' } };
+    for (let i = 0; i < n; i++) schemas[`A${i}`] = { $ref: `#/$defs/A${i + 1}` };
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) properties[`p${i}`] = { $ref: '#/$defs/A0' };
+    const { document, reads } = counted(schemas);
+    const { spec, unmapped } = schemaFromJsonSchema({ type: 'object', properties }, { document });
+    expect(unmapped).toEqual([]);
+    expect(Object.keys(spec.fields)).toHaveLength(n);
+    // Each link read once; following the chain from each property would read n * n.
+    expect(reads()).toBeLessThanOrEqual(2 * n + 2);
+  });
+
+  it('cuts a chain that comes back once, and names for each $ref where it came back', () => {
+    const n = 200;
+    const schemas: Record<string, unknown> = { L: { $ref: '#/$defs/C0' } };
+    for (let i = 0; i < n; i++) schemas[`C${i}`] = { $ref: `#/$defs/C${(i + 1) % n}` };
+    const properties: Record<string, unknown> = { lead: { $ref: '#/$defs/L' }, inner: { $ref: '#/$defs/C7' } };
+    for (let i = 0; i < n; i++) properties[`p${i}`] = { $ref: '#/$defs/L' };
+    const { document, reads } = counted(schemas);
+    const { unmapped } = schemaFromJsonSchema({ type: 'object', properties }, { document });
+    expect(unmapped).toHaveLength(n + 2);
+    // As each would be cut alone: from before the loop, back to where it starts; from inside it, back to itself.
+    expect(unmapped[0]).toEqual({ path: 'lead', reason: 'its $refs come back to #/$defs/C0' });
+    expect(unmapped[1]).toEqual({ path: 'inner', reason: 'its $refs come back to #/$defs/C7' });
+    expect(reads()).toBeLessThanOrEqual(2 * n + 4);
+  });
+});

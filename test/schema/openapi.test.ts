@@ -8,6 +8,7 @@ import {
   DIAGNOSTIC_CODES,
   openApiParameters,
   openApiProblemResponse,
+  OPERATORS,
   toProblemDetails,
   type OpenApiParameter,
   type Schema,
@@ -210,5 +211,30 @@ describe('openApiProblemResponse', () => {
       for (const key of item.required) expect(error).toHaveProperty(key);
       for (const key of Object.keys(error)) expect(item.properties, key).toHaveProperty(key);
     }
+  });
+});
+
+describe('what the OpenAPI helpers return is the caller\'s own', () => {
+  /** Edits every object and array in place, as a tool that annotates or rewrites a document does. */
+  function scribble(value: unknown): void {
+    if (Array.isArray(value)) {
+      for (const item of value) scribble(item);
+      value.splice(0, value.length, 'scribbled');
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key of Object.keys(value)) scribble((value as Record<string, unknown>)[key]);
+      (value as Record<string, unknown>).scribbled = true;
+    }
+  }
+
+  it('a document edited in place changes neither the next one nor the exported operators', () => {
+    for (const schema of Object.values(catalog)) {
+      const fresh = structuredClone(openApiParameters(schema));
+      scribble(openApiParameters(schema));
+      expect(openApiParameters(schema)).toEqual(fresh);
+    }
+    expect(OPERATORS).toEqual(['eq', 'gt', 'gte', 'lt', 'lte']);
+    const response = structuredClone(openApiProblemResponse());
+    scribble(openApiProblemResponse());
+    expect(openApiProblemResponse()).toEqual(response);
   });
 });

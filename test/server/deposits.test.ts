@@ -161,3 +161,24 @@ describeEachStore('POST /Deposit refuses what it cannot store', (current) => {
     expect(((await enough.json()) as { data: { totalAmount: number } }).data.totalAmount).toBe(MAX_LINES);
   });
 });
+
+describeEachStore('POST /Deposit takes every date GET /deposits can filter on', (current) => {
+  // Date.UTC reads years 0 to 99 as 1900 to 1999: 0050-01-01 came back as 1950 and was refused as "not YYYY-MM-DD".
+  it.each(['0000-01-01', '0050-06-30', '0099-12-31', '1900-02-28', '9999-12-31'])('%s', async (day) => {
+    const response = await current().request(`/Deposit?${BOOKS}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ memo: `dated ${day}`, postedDate: day, lines: [{ amount: 1 }] }),
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const page = await getPage<Deposit>(current(), `/deposits?${BOOKS}&postedDate=${day}`);
+    expect(page.data.map((d) => [d.memo, d.postedDate])).toEqual([[`dated ${day}`, `${day}T00:00:00`]]);
+  });
+
+  it('still refuses a day that does not exist, in any century', async () => {
+    for (const day of ['0050-02-29', '1900-02-29', '0000-13-01']) {
+      const response = await current().request(`/Deposit?${BOOKS}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ postedDate: day, lines: [{ amount: 1 }] }) });
+      expect(response.status, day).toBe(400);
+    }
+  });
+});

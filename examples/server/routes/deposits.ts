@@ -128,7 +128,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function isCalendarDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const [y, m, d] = text.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  // Date.UTC rolls 2023-02-30 over to March: a real date comes back unchanged.
+  // Not Date.UTC, which reads the years 0 to 99 as 1900 to 1999. setUTCFullYear rolls
+  // 2023-02-30 over to March: a real date comes back unchanged.
+  const date = new Date(0);
+  date.setUTCFullYear(y, m - 1, d);
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }

@@ -2,6 +2,7 @@ import { check } from '../../check/check';
 import { format } from '../../check/format';
 import type { Filter } from '../../check/filter';
 import { PAGING_PARAMS, type Schema } from '../../schema/define';
+import { jsonQuote, jsonText } from '../../diagnostics/diagnostic';
 import { toProblemDetails } from '../../diagnostics/problem';
 import { explain, explainOrder } from '../explain';
 import { loadSchema, type SchemaOptions } from '../schema';
@@ -34,7 +35,7 @@ export async function runCheck(query: string, options: SchemaOptions & { readonl
   const result = check(query, schema);
   if (options.json === true) {
     const body = result.ok ? report(result.value) : toProblemDetails(result.errors);
-    process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    process.stdout.write(`${jsonText(body, 2)}\n`);
   } else if (result.ok) {
     process.stdout.write(summary(result.value, schema));
   } else {
@@ -66,7 +67,7 @@ function summary(filter: Filter, schema: Schema): string {
   if (params.length > 0) {
     lines.push('Request parameters, not filters:');
     for (const [key, value] of params) {
-      lines.push(`  ${key} = ${(typeof value === 'string' ? [value] : value).map((v) => JSON.stringify(v)).join(', ')}`);
+      lines.push(`  ${key} = ${(typeof value === 'string' ? [value] : value).map(jsonQuote).join(', ')}`);
     }
   }
   return `${lines.join('\n')}\n`;

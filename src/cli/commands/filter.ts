@@ -1,5 +1,7 @@
+import { constants } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { check } from '../../check/check';
+import { jsonText } from '../../diagnostics/diagnostic';
 import { compile } from '../../eval/compile';
 import { sortItems } from '../../eval/sort';
 import { PAGING_PARAMS } from '../../schema/define';
@@ -38,7 +40,8 @@ export async function runFilter(query: string, file: string | undefined, options
     printDiagnostics(result.errors);
     return EXIT.invalidQuery;
   }
-  const items = parseItems(await readInput(file), file ?? 'standard input');
+  const source = file === undefined || file === '-' ? 'standard input' : file;
+  const items = parseItems(await readInput(file, source), source);
   const filter = result.value;
   const caseInsensitive = options['case-insensitive'] === true;
   const sorted = sortItems(items.filter(compile(filter, { caseInsensitive })), filter, { caseInsensitive });
@@ -46,26 +49,68 @@ export async function runFilter(query: string, file: string | undefined, options
   const page = filter.page !== undefined && PAGING_PARAMS.some((name) => Object.hasOwn(filter.params, name)) ? filter.page : undefined;
   const output = page === undefined ? sorted : sorted.slice(page.offset, page.offset + page.limit);
   const pretty = options.pretty === true || (options.compact !== true && process.stdout.isTTY === true);
-  process.stdout.write(`${JSON.stringify(output, null, pretty ? 2 : undefined)}\n`);
+  process.stdout.write(`${stringify(output, pretty)}\n`);
   return EXIT.ok;
 }
 
-async function readInput(file: string | undefined): Promise<string> {
+/**
+ * The matches as one JSON text. JSON.parse reads any depth, but JSON.stringify recurses:
+ * an item nested some thousands deep overflows its stack, and a huge output passes the
+ * longest string. Both are the input's doing, not a bug: an input error, exit 2.
+ */
+function stringify(output: unknown[], pretty: boolean): string {
+  try {
+    // Data from elsewhere is shown as the query is: no raw control reaches the terminal.
+    return jsonText(output, pretty ? 2 : undefined);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new InputError(`the matching items cannot be written as JSON (${reason(error)}): an item nests too deeply, or the output is too long`);
+  }
+}
+
+/**
+ * The most bytes of input read: the longest string Node can hold (512 MiB on 64-bit).
+ * Standard input is refused as soon as it passes it, rather than buffered for ever.
+ */
+const MAX_INPUT_BYTES = constants.MAX_STRING_LENGTH;
+
+async function readInput(file: string | undefined, source: string): Promise<Buffer> {
   if (file !== undefined && file !== '-') {
+    let bytes: Buffer;
     try {
-      return await readFile(file, 'utf8');
+      bytes = await readFile(file);
     } catch (error) {
       throw new UsageError(`cannot read the input file ${JSON.stringify(file)}: ${reason(error)}`);
     }
+    if (bytes.length > MAX_INPUT_BYTES) throw tooLarge(source);
+    return bytes;
   }
   // Waiting for a JSON array typed by hand is never what was meant.
   if (process.stdin.isTTY === true) throw new UsageError('no input: give a JSON file, or pipe a JSON array to standard input');
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_INPUT_BYTES) throw tooLarge(source);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
 
-function parseItems(text: string, source: string): unknown[] {
+function tooLarge(source: string): InputError {
+  return new InputError(`the input (${source}) is larger than ${MAX_INPUT_BYTES} bytes, the most this command reads`);
+}
+
+/** UTF-8, strictly: a byte that is no UTF-8 is refused, not turned into U+FFFD and written out changed. A BOM is dropped. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function parseItems(bytes: Buffer, source: string): unknown[] {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new InputError(`the input (${source}) is not UTF-8 text`);
+  }
   let data: unknown;
   try {
     data = JSON.parse(text);

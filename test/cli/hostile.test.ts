@@ -1,0 +1,78 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/cli';
+
+const dir = mkdtempSync(join(tmpdir(), 'qsfilter-cli-hostile-'));
+function file(name: string, bytes: Uint8Array | string): string {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+/** What a terminal acts on or hides behind: C0 and C1 controls, DEL, format characters (bidi overrides). */
+const RAW_CONTROL = /[\p{Cc}\p{Cf}]/u;
+
+describe('qsfilter check on hostile text', () => {
+  it('prints no raw control or format character from the query, in the explanation or the request parameters', async () => {
+    // ESC, a C1 CSI (U+009B) and a right-to-left override (U+202E), in a filter and in a pass-through parameter.
+    const run = await runCli(['check', 'businessName=%C2%9B31m%E2%80%AEabc&vendorName=%1B%5B31mX%E2%80%AE%C2%9B', '-r', 'vendors']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout.replaceAll('\n', '')).not.toMatch(RAW_CONTROL);
+    expect(run.stdout).toContain('  vendorName is "\\u001b[31mX\\u202e\\u009b"\n');
+    expect(run.stdout).toContain('  businessName = "\\u009b31m\\u202eabc"\n');
+  });
+
+  it('with --json, escapes them too, and the JSON still holds the same text', async () => {
+    const run = await runCli(['check', 'businessName=%C2%9B31m%E2%80%AE%E2%80%A8abc&vendorName=a%7Fb', '-r', 'vendors', '--json']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout.replaceAll('\n', '')).not.toMatch(RAW_CONTROL);
+    expect(run.stdout).toContain('"businessName": "\\u009b31m\\u202e\\u2028abc"');
+    const report = JSON.parse(run.stdout) as { filter: { params: Record<string, string> }; explanation: string[] };
+    expect(report.filter.params.businessName).toBe('\u009b31m\u202e\u2028abc');
+    expect(report.explanation).toEqual(['vendorName is "a\\u007fb"', 'Page: 100 items from offset 0 (matches 1 to 100).']);
+  });
+});
+
+describe('qsfilter filter on hostile input', () => {
+  it('writes matches that hold controls and bidi overrides escaped, compact or indented, as the same JSON', async () => {
+    const items = [{ vendorName: 'Acme\u009b2J\u202e\u0085\u200b', note: 'line\nbreak\u2029' }];
+    for (const layout of ['--compact', '--pretty']) {
+      const run = await runCli(['filter', 'vendorName=Acme%25', '-r', 'vendors', layout], { input: JSON.stringify(items) });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout.replaceAll('\n', '')).not.toMatch(RAW_CONTROL);
+      expect(JSON.parse(run.stdout)).toEqual(items);
+    }
+  });
+
+  it('refuses items nested too deeply to write as JSON as an input error (exit 2), not an internal one', async () => {
+    // JSON.parse reads this; JSON.stringify overflows its stack writing it back.
+    const depth = 200_000;
+    const deep = `[{"vendorName":"a","x":${'['.repeat(depth)}${']'.repeat(depth)}}]`;
+    const run = await runCli(['filter', 'vendorName=a', '-r', 'vendors'], { input: deep });
+    expect(run.stderr).not.toContain('internal error');
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toBe('qsfilter: the matching items cannot be written as JSON (Maximum call stack size exceeded): an item nests too deeply, or the output is too long\n');
+  });
+
+  it('stops reading standard input past the longest string Node holds, and says so (exit 2)', async () => {
+    // Endless input: before, it was buffered whole and its decoding threw (an internal error, exit 70).
+    const run = await runCli(["filter ''", '-r', 'vendors', '< /dev/zero'], { shell: true });
+    expect(run.stderr).toMatch(/^qsfilter: the input \(standard input\) is larger than \d+ bytes, the most this command reads\n$/);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+  }, 60_000);
+
+  it('refuses input that is not UTF-8 rather than writing it out changed', async () => {
+    // "Café" in Latin-1: decoded leniently, the é became U+FFFD and came out so.
+    const latin1 = Buffer.from('[{"vendorName":"Caf\xe9"}]', 'latin1');
+    const fromFile = await runCli(['filter', '', file('latin1.json', latin1), '-r', 'vendors']);
+    expect(fromFile).toMatchObject({ code: 2, stdout: '' });
+    expect(fromFile.stderr).toMatch(/^qsfilter: the input \(.*latin1\.json\) is not UTF-8 text\n$/);
+  });
+
+  it('reads a UTF-8 file that starts with a byte order mark', async () => {
+    const run = await runCli(['filter', 'vendorName=Caf%C3%A9', file('bom.json', '\ufeff[{"vendorName":"Café"}]'), '-r', 'vendors']);
+    expect(run).toMatchObject({ code: 0, stderr: '', stdout: '[{"vendorName":"Café"}]\n' });
+  });
+});
