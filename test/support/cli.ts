@@ -20,6 +20,8 @@ export interface CliOptions {
   readonly env?: Record<string, string>;
   /** Run through `/bin/sh -c` instead: `args` is then one shell command line after `node dist/cli.js`. */
   readonly shell?: boolean;
+  /** A shell command whose output is piped to standard input (through `/bin/sh -c`, as with `shell`). */
+  readonly pipeFrom?: string;
   /** The working directory (this process's by default). */
   readonly cwd?: string;
 }
@@ -28,8 +30,9 @@ export interface CliOptions {
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
   if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first (`npm test` does).');
   const env = { PATH: process.env.PATH ?? '', ...options.env };
-  const child = options.shell
-    ? spawn('/bin/sh', ['-c', `"${process.execPath}" "${CLI}" ${args.join(' ')}`], { env, cwd: options.cwd })
+  const piped = options.pipeFrom === undefined ? '' : `${options.pipeFrom} | `;
+  const child = options.shell || options.pipeFrom !== undefined
+    ? spawn('/bin/sh', ['-c', `${piped}"${process.execPath}" "${CLI}" ${args.join(' ')}`], { env, cwd: options.cwd })
     : spawn(process.execPath, [CLI, ...args], { env, cwd: options.cwd });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
