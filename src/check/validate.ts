@@ -1,5 +1,5 @@
 import { checkOptions } from '../diagnostics/arguments';
-import { capDiagnostics, diagnostic, MAX_DIAGNOSTICS, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { capDiagnostics, diagnostic, MAX_DIAGNOSTICS, nameList, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams, type Sort } from '../syntax/ast';
 import { checkParamsOption, type ParseOptions } from '../syntax/parse';
@@ -268,7 +268,7 @@ function unknownField(param: Pick<Param, 'key' | 'path'>, schema: Schema, where:
   if (suggestion !== undefined) hint = `Did you mean ${suggestion}?`;
   else if (/^or$/i.test(param.key)) hint = OR_HINT;
   else if (listed.length === 0) hint = 'This resource has no filterable fields.';
-  else hint = `Filterable fields${within === undefined ? '' : ` of ${within.slice(0, -1)}`}: ${listed.join(', ')}.`;
+  else hint = `Filterable fields${within === undefined ? '' : ` of ${within.slice(0, -1)}`}: ${nameList(listed)}.`;
   return diagnostic('UNKNOWN_FIELD', `Parameter ${quote(param.key)} is not a filterable field of this resource.`, where, span, hint);
 }
 
