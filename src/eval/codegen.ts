@@ -279,8 +279,10 @@ class Writer {
 
 /**
  * How many factories are kept. A server meets as many shapes as its clients send
- * different filter structures; the cache keeps the recent ones, and a shape dropped
- * from it is generated again when it comes back.
+ * different filter structures; the cache keeps those used most recently (a `Map` in
+ * order of use: a hit moves its shape to the end, the first one goes), so a shape in
+ * constant use stays whatever else comes and goes, and a shape dropped from it is
+ * generated again when it comes back.
  */
 const CACHE_SIZE = 256;
 const factories = new Map<string, Factory>();
@@ -296,7 +298,10 @@ export function generatedPredicate(plan: Plan): Predicate | undefined {
   if (!available) return undefined;
   const key = plan.key;
   let factory = factories.get(key);
-  if (factory === undefined) {
+  if (factory !== undefined) {
+    factories.delete(key);
+    factories.set(key, factory);
+  } else {
     try {
       // eslint-disable-next-line @typescript-eslint/no-implied-eval -- reference §13: a fixed template, values bound.
       factory = (new Function('h', generate(plan.shape)) as (helpers: typeof HELPER_VALUES) => Factory)(HELPER_VALUES);

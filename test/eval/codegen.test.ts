@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { check, compile, generatedSource, type Filter } from '../../src/index';
+import { check, compile, defineSchema, generatedSource, type Filter } from '../../src/index';
 import { invoices } from '../support/invoices';
 
 function filterOf(query: string): Filter {
@@ -99,6 +99,56 @@ describe('conditions run cheapest first', () => {
   it('tests equality before patterns within one parameter', () => {
     const source = generatedSource(filterOf('docNumber=%25A%25;INV-A'));
     expect(source.indexOf('s === v')).toBeLessThan(source.indexOf('s.includes('));
+  });
+});
+
+describe('the cache of generated code, by shape', () => {
+  // Fields no other test filters on, so that every shape here is new to the module's cache.
+  const many = defineSchema({ fields: Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`cached${i}`, 'number' as const])) });
+  const shape = (i: number, low = 1): Filter => {
+    const result = check(`cached${i}=gte:${low};lte:${low + 4}`, many);
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    return result.value;
+  };
+
+  /** Runs `work` and counts the functions it generated (`new Function` calls). */
+  function generated(work: () => void): number {
+    const original = globalThis.Function;
+    let count = 0;
+    globalThis.Function = new Proxy(original, {
+      construct(target, args: unknown[]) {
+        count++;
+        return Reflect.construct(target, args) as object;
+      },
+    });
+    try {
+      work();
+    } finally {
+      globalThis.Function = original;
+    }
+    return count;
+  }
+
+  it('generates a shape once: the same shape with other values reuses it', () => {
+    expect(generated(() => compile(shape(0)))).toBe(1);
+    expect(generated(() => compile(shape(0, 100)))).toBe(0);
+    expect(compile(shape(0, 100))({ cached0: 102 })).toBe(true);
+    expect(compile(shape(0))({ cached0: 102 })).toBe(false);
+  });
+
+  it('keeps the shapes used most recently: one in constant use survives any number of new ones', () => {
+    expect(generated(() => compile(shape(1)))).toBe(1);
+    // 256 shapes fill the cache; shape 1, used every 100 new shapes, is never the oldest in use.
+    const made = generated(() => {
+      for (let i = 2; i < 600; i++) {
+        compile(shape(i));
+        if (i % 100 === 0) compile(shape(1, i));
+      }
+    });
+    expect(made).toBe(598);
+    expect(generated(() => compile(shape(1, 7)))).toBe(0);
+    // The least recently used ones went: shape 2 is generated again.
+    expect(generated(() => compile(shape(2)))).toBe(1);
   });
 });
 
