@@ -88,9 +88,19 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
     parseJson(request, text, done);
   });
 
+  // The methods of each route, by path pattern: a path that exists under another method
+  // is a 405 that says which it takes, not a 404 that says nothing is there.
+  const routes: { readonly segments: readonly string[]; readonly methods: readonly string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push({ segments: route.url.split('/'), methods: ([] as string[]).concat(route.method) });
+  });
+
   app.setNotFoundHandler((request, reply) => {
     const { path } = splitUrl(request.url);
-    sendProblem(reply, problem(404, `There is no ${request.method} ${path}.`, path));
+    const allowed = methodsOf(routes, path);
+    if (allowed.length === 0) return sendProblem(reply, problem(404, `There is no ${request.method} ${path}.`, path));
+    reply.header('allow', allowed.join(', '));
+    return sendProblem(reply, problem(405, `${path} takes ${allowed.join(', ')}, not ${request.method}.`, path));
   });
 
   // Body parsing and the like fail with 4xx errors: they become problems too.
@@ -111,4 +121,15 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
   businessRoutes(app, store);
   if (playground !== undefined) playgroundRoute(app, playground);
   return app;
+}
+
+/** The methods of the routes whose pattern matches `path` (a `:name` segment matches any one segment), in order. */
+function methodsOf(routes: readonly { readonly segments: readonly string[]; readonly methods: readonly string[] }[], path: string): string[] {
+  const segments = path.split('/');
+  const methods = new Set<string>();
+  for (const route of routes) {
+    if (route.segments.length !== segments.length) continue;
+    if (route.segments.every((s, i) => (s.startsWith(':') ? segments[i] !== '' : s === segments[i]))) for (const m of route.methods) methods.add(m);
+  }
+  return [...methods];
 }

@@ -102,4 +102,26 @@ describe('other problems', () => {
     expect(status).toBe(404);
     expect(body).toMatchObject({ title: 'Not Found', status: 404, instance: '/nothing' });
   });
+
+  it.each<[string, string, string]>([
+    ['PUT', '/invoices?x=1', 'GET, HEAD'],
+    ['POST', '/invoices', 'GET, HEAD'],
+    ['DELETE', '/openapi.json', 'GET, HEAD'],
+    ['GET', '/Deposit', 'POST'],
+    ['PATCH', '/businesses', 'GET, HEAD, POST'],
+    ['GET', '/businesses/Acme%20%26%20Sons', 'DELETE'],
+  ])('%s %s, a path that takes other methods, is a 405 problem with an allow header', async (method, path, allow) => {
+    const response = await server.request(path, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    const instance = path.split('?')[0];
+    expect(await response.json()).toMatchObject({ title: 'Method Not Allowed', status: 405, instance, detail: `${instance} takes ${allow}, not ${method}.` });
+  });
+
+  it('a path no route has under any method stays a 404, however close to one', async () => {
+    for (const path of ['/businesses/a/b', '/invoices/1', '/openapi.json/x']) {
+      const { status } = await getProblem(server, path, { method: 'DELETE' });
+      expect(status, path).toBe(404);
+    }
+  });
 });
