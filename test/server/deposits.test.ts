@@ -100,6 +100,16 @@ describe('POST /Deposit', () => {
     expect(await response.json()).toMatchObject({ errors: [{ code: 'MISSING_PARAMETER', parameter: 'serviceName' }] });
   });
 
+  it('refuses a business name that POST /businesses would refuse: control characters, or too long', async () => {
+    for (const name of ['%1B%5B2J', 'a%C2%9Bb', 'x'.repeat(201)]) {
+      const response = await postDeposit({ lines: [{ amount: 1 }] }, 'application/json', `businessName=${name}&serviceName=xero`);
+      expect(response.status, name).toBe(400);
+      expect(await response.json()).toMatchObject({ status: 400, detail: expect.stringMatching(/^No business can be named ".*": businessName must /) });
+    }
+    const stored = await getPage<Deposit>(server, `/deposits?serviceName=xero&businessName=${encodeURIComponent('\u001b[2J')}`);
+    expect(stored.data).toEqual([]);
+  });
+
   it('refuses a body sent as another media type: unparsed (415) or not a JSON object (400)', async () => {
     const form = await getProblem(server, `/Deposit?${BOOKS}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'memo=x' });
     expect(form.status).toBe(415);

@@ -50,8 +50,11 @@ function readName(body: unknown): string | BodyError {
   return wrong === undefined ? name : { pointer: '/businessName', detail: wrong };
 }
 
-/** What makes a text no business's name, if anything: the same rule for creating one and naming one to delete. */
-function nameProblem(name: string): string | undefined {
+/**
+ * What makes a text no business's name, if anything: the same rule for creating one,
+ * naming one to delete, and pushing a deposit to one.
+ */
+export function nameProblem(name: string): string | undefined {
   if (name === '' || name.length > MAX_NAME_LENGTH) return `businessName must have 1 to ${MAX_NAME_LENGTH} characters.`;
   // JSON and percent-encoding can carry lone surrogates and control characters, which are not a name.
   // eslint-disable-next-line no-control-regex

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { check, defineSchema, toProblemDetails } from 'qsfilter';
 import { isStorableText, problem, sendProblem, splitUrl, type BodyError } from '../http';
 import type { Item, Store } from '../store/store';
+import { nameProblem } from './businesses';
 
 /** The release that stopped storing `memo` under a deposit's lines (RFC 9745 wants the instant, in seconds). */
 export const LINE_MEMO_DEPRECATED = { date: '2023-01-09', seconds: Date.UTC(2023, 0, 9) / 1000 } as const;
@@ -38,6 +39,10 @@ export function depositRoutes(app: FastifyInstance, store: Store): void {
     // The connection the deposit is pushed to, named as GET /deposits names it.
     const connection = check(query, CONNECTION);
     if (!connection.ok) return sendProblem(reply, toProblemDetails(connection.errors, { instance: path }));
+    // The connection's business is one POST /businesses could create.
+    const business = connection.value.params.businessName as string; // typed, so sent once
+    const wrong = nameProblem(business);
+    if (wrong !== undefined) return sendProblem(reply, problem(400, `No business can be named ${JSON.stringify(business)}: ${wrong}`, path));
     const posted = readDeposit(request.body, new Date());
     if ('errors' in posted) {
       const detail = posted.status === 413 ? `A deposit has at most ${MAX_LINES} lines: see errors.` : 'The deposit is not valid: see errors.';
