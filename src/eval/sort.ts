@@ -30,10 +30,10 @@ export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort' | 
   if (!Array.isArray(sort)) wrongArgument('sortItems', 'the filter', 'a checked Filter, with its sort', filter, resultHint(filter));
   expectSort('sortItems', sort);
   checkOptions('sortItems', options, SORT_OPTIONS);
-  const own = (filter as Pick<Filter, 'caseInsensitive'>).caseInsensitive;
+  const filterCase = (filter as Pick<Filter, 'caseInsensitive'>).caseInsensitive;
   // Blamed on the filter, as expectFilter does for the other back ends, not on the options.
-  if (own !== undefined && typeof own !== 'boolean') wrongArgument('sortItems', 'the "caseInsensitive" of the filter', 'true, false or absent', own);
-  const fold = options?.caseInsensitive ?? own ?? false;
+  if (filterCase !== undefined && typeof filterCase !== 'boolean') wrongArgument('sortItems', 'the "caseInsensitive" of the filter', 'true, false or absent', filterCase);
+  const fold = options?.caseInsensitive ?? filterCase ?? false;
   if (typeof fold !== 'boolean') wrongArgument('sortItems', '"caseInsensitive"', 'true or false', fold);
   const elements = ownElements(items) as T[];
   if (sort.length === 0) return elements;
