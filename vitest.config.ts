@@ -1,11 +1,17 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The tests that need a database server or a browser: the SQL suites (PGlite and real
+ * Postgres servers), the example server's suites (its stores include a real server), the
+ * playground (Chromium) and the README's snippets (the example server on PGlite). They
+ * form the `servers` project, whose global setup starts the servers and finds the
+ * browser; every other test is in `unit`, which starts nothing (`npm run test:unit`).
+ */
+const NEEDS_SERVERS = ['test/sql/**/*.test.ts', 'test/server/**/*.test.ts', 'test/playground/**/*.test.ts', 'test/readme.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // A real Postgres server for the SQL suites, beside PGlite (or DATABASE_URL's).
-    globalSetup: ['test/support/postgres-server.ts'],
     // Property suites run thousands of cases: on a loaded 2-core CI machine the default
     // 5 s per test is too close for comfort. Time is never what a test asserts.
     testTimeout: 30_000,
@@ -13,9 +19,25 @@ export default defineConfig({
     // which waits while Postgres, the HTTP servers and the browser work. A worker per
     // core overlaps those waits with other files' work.
     maxWorkers: Math.max(2, availableParallelism()),
-    typecheck: {
-      include: ['test/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
-    },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: NEEDS_SERVERS,
+          typecheck: { include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'servers',
+          include: NEEDS_SERVERS,
+          // Real Postgres servers for the SQL suites, beside PGlite (or DATABASE_URL's).
+          globalSetup: ['test/support/postgres-server.ts'],
+        },
+      },
+    ],
   },
 });

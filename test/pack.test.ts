@@ -67,14 +67,13 @@ describe('npm pack in a fresh clone', () => {
     expect(files.filter((f) => f.includes('metafile'))).toEqual([]);
   });
 
-  it("names chevrotain's Apache-2.0 licence and lodash-es's MIT licence with the versions bundled", () => {
+  it("names chevrotain's Apache-2.0 licence with the version bundled, and nothing of lodash (gone in Chevrotain 13)", () => {
     const notices = readFileSync(join(app, 'node_modules', 'qsfilter', 'dist', 'THIRD_PARTY_LICENSES.txt'), 'utf8');
-    for (const name of ['chevrotain', 'lodash-es']) {
-      const { version } = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
-      expect(notices).toContain(`- ${name} ${version} (`);
-    }
+    const { version } = JSON.parse(readFileSync(join(root, 'node_modules', 'chevrotain', 'package.json'), 'utf8')) as { version: string };
+    expect(version).toMatch(/^13\./);
+    expect(notices).toContain(`- chevrotain ${version} (Apache-2.0)`);
+    expect(notices).not.toMatch(/lodash/i);
     expect(notices).toContain('Apache License\n                           Version 2.0, January 2004');
-    expect(notices).toContain('Copyright OpenJS Foundation and other contributors');
     expect(readFileSync(join(app, 'node_modules', 'qsfilter', 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
   });
 });

@@ -19,6 +19,7 @@ const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
   module?: string;
   types?: string;
   exports?: Record<string, unknown>;
+  engines?: { node?: string };
 };
 
 /** The path of a built file; a missing build is a failure that says what to do, never a skip. */
@@ -114,8 +115,16 @@ describe('package.json', () => {
   });
 });
 
-// Issue 14, item 17: the package claims Node 20+, and CI runs the tests on 20, 22 and 24.
-// cookie 2 (under Fastify's light-my-request) wants Node 22: npm ci warned EBADENGINE on 20.
+// Reference §15: the package claims Node 22+ (20 reached its end of life in April 2026),
+// and CI runs the tests on every major it claims: 22, 24 and 26.
+describe('the supported Node versions', () => {
+  it('are 22 and later, each tested by CI', () => {
+    expect(pkg.engines?.node).toBe('>=22');
+    const ci = readFileSync(fileURLToPath(new URL('.ci/run', root)), 'utf8');
+    expect(/^MAJORS=\((.*)\)$/m.exec(ci)?.[1]).toBe('22 24 26');
+  });
+});
+
 describe('the lockfile', () => {
   it(`installs on this Node (${process.version}) without an engine warning`, () => {
     const dir = mkdtempSync(join(tmpdir(), 'qsfilter-engines-'));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check, invoices, vendors, type ProblemDetails, type Schema } from '../../src/index';
-import { quotedOperand } from '../support/server';
+import { quotedOperand } from '../support/operand';
 import { HARD_NAME, type AdapterOptions, type Answer, type RunningServer } from './servers';
 
 /** A request that must reach the handler: its answer. */

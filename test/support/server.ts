@@ -4,6 +4,8 @@ import { sampleData } from '../../examples/server/data/sample';
 import { openStore } from '../../examples/server/store/open';
 import { SERVER } from './databases';
 
+export { quotedOperand } from './operand';
+
 /** A running example server on an ephemeral port, over fresh sample data. */
 export interface TestServer {
   readonly base: string;
@@ -91,10 +93,3 @@ export async function getProblem(server: TestServer, path: string, init?: Reques
   return { status: response.status, body: (await response.json()) as ProblemDetails & Record<string, unknown> };
 }
 
-/**
- * A string as a quoted operand of the filter language (reference §3), percent-encoded for
- * a query: written from the spec, independently of the package's `format`.
- */
-export function quotedOperand(text: string): string {
-  return encodeURIComponent(`"${text.replace(/[\\%"]/g, '\\$&')}"`);
-}
