@@ -21,9 +21,9 @@ import {
 import { bytes, times } from './lib/format';
 import { defineScenario } from './lib/scenario';
 
-/** The budgets of issue 12, gzipped. */
+/** The budgets, gzipped: the client's (issue 12), and the whole browser pre-check's (issue 21). */
 const CLIENT_BUDGET = 6 * 1024;
-const CHECK_OURS_BUDGET = 10 * 1024;
+const CHECK_BUDGET = 40 * 1024;
 
 export default defineScenario({
   name: 'bundle',
@@ -53,9 +53,9 @@ export default defineScenario({
             columns: ['bundle', 'minified', 'gzipped', 'budget (gzipped)'],
             rows: [
               row('query + literal + one catalog schema (qsfilter/client)', client, bytes(CLIENT_BUDGET)),
-              row('check + one catalog schema', check),
-              row('  of it ours: Chevrotain\'s chunk left out', ours, bytes(CHECK_OURS_BUDGET)),
-              row('  Chevrotain\'s chunk alone (all of it: the parser uses it all)', chevrotain),
+              row('check + one catalog schema', check, bytes(CHECK_BUDGET)),
+              row('  of it ours: Chevrotain\'s chunk left out', ours),
+              row('  Chevrotain\'s chunk alone (what the build keeps of it: tsup.config.ts)', chevrotain),
               row('check + a schema of its own (defineSchema): ours', ownSchema),
             ],
             notes: [
@@ -78,7 +78,7 @@ export default defineScenario({
         ],
         goals: [
           { goal: 'client bundle (query + literal + a schema)', target: `≤ ${bytes(CLIENT_BUDGET)} gzipped`, actual: bytes(client.gzip), pass: client.gzip <= CLIENT_BUDGET },
-          { goal: 'check + a schema: ours, Chevrotain aside', target: `≤ ${bytes(CHECK_OURS_BUDGET)} gzipped`, actual: bytes(ours.gzip), pass: ours.gzip <= CHECK_OURS_BUDGET },
+          { goal: 'browser pre-check: check + a catalog schema', target: `≤ ${bytes(CHECK_BUDGET)} gzipped`, actual: bytes(check.gzip), pass: check.gzip <= CHECK_BUDGET },
           { goal: 'an import that parses nothing bundles no Chevrotain', target: `${NOT_PARSING.length} imports`, actual: parsesNothing ? 'none does' : 'some do', pass: parsesNothing },
         ],
       };

@@ -126,6 +126,14 @@ describe('the supported Node versions', () => {
 });
 
 describe('the lockfile', () => {
+  // Reference §15: `npm ci` succeeds on macOS and Linux arm64. npm refuses a package built
+  // for another platform unless it is optional (as esbuild's are), so none may be required.
+  it('requires no package built for one platform only', () => {
+    const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as { packages: Record<string, { os?: string[]; cpu?: string[]; optional?: boolean }> };
+    const bound = Object.entries(lock.packages).filter(([, p]) => (p.os !== undefined || p.cpu !== undefined) && p.optional !== true);
+    expect(bound.map(([name]) => name)).toEqual([]);
+  });
+
   it(`installs on this Node (${process.version}) without an engine warning`, () => {
     const dir = mkdtempSync(join(tmpdir(), 'qsfilter-engines-'));
     try {

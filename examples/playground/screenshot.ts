@@ -1,6 +1,6 @@
 /**
  * Takes the README's screenshots of the playground: the example server on the sample
- * data, the page in Debian's chromium, a good query and a bad one.
+ * data, the page in npm's Chromium build, a good query and a bad one.
  *
  * Run with `npx tsx examples/playground/screenshot.ts` (after `npm run build`).
  */

