@@ -72,8 +72,9 @@ export const NOTICES = 'dist/THIRD_PARTY_LICENSES.txt';
 
 /**
  * Writes the licences of the packages bundled into dist/, as esbuild's metafile lists
- * them (chevrotain and its @chevrotain/* parts, all under Apache-2.0): each package with its version, then each distinct licence text once, and any
- * NOTICE file. Generated at every build, so that it follows the lockfile.
+ * them (chevrotain and its @chevrotain/* parts, all under Apache-2.0): each package with
+ * its version, then each distinct licence text once, and any NOTICE file. Generated at
+ * every build, so that it follows the lockfile.
  */
 function writeNotices(metafile: string): void {
   type Meta = { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
@@ -104,8 +105,8 @@ function writeNotices(metafile: string): void {
 
 /**
  * Keeps the sources of qsfilter itself in the source maps and drops those of the bundled
- * packages (chevrotain's: most of each map), which a stack trace still
- * names by file and line. A map that held them goes from 1.1 MB to 0.5 MB.
+ * packages (Chevrotain's, most of each map), which a stack trace still names by file and
+ * line.
  */
 function slimMaps(): void {
   // Not cli.js.map: the command's build runs at the same time and slims its own map,
