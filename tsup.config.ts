@@ -48,7 +48,7 @@ const chevrotainUnused: NonNullable<Options['esbuildPlugins']>[number] = {
       const name = args.path.startsWith('@chevrotain/') ? 'regexp-to-ast' : /reg_exp\.js$/.test(args.path) ? 'reg_exp' : 'checks';
       return { path: name, namespace: 'qsfilter-chevrotain-unused' };
     });
-    build.onLoad({ filter: /.*/, namespace: 'qsfilter-chevrotain-unused' }, (args) => ({ contents: stubs[args.path], loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'qsfilter-chevrotain-unused' }, (args) => ({ contents: stubs[args.path]!, loader: 'js' }));
   },
 };
 

@@ -19,7 +19,7 @@ import type { Goal, Report, Table } from './lib/scenario';
 const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 const RESULTS = join(BENCH_DIR, 'RESULTS.md');
 /** The scenarios in the order the issue lists them; any other bench file runs after them. */
-const ORDER = ['parse', 'check', 'evaluate', 'compile', 'coldstart', 'wildcard', 'alloc'];
+const ORDER = ['parse', 'check', 'evaluate', 'compile', 'coldstart', 'wildcard', 'alloc', 'adapters'];
 
 const args = process.argv.slice(2);
 if (args.includes('--help')) {

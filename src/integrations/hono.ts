@@ -1,11 +1,10 @@
 /**
- * `qsfilter/hono`: `filterQuery(schema)`, a validator built on `hono/validator`. It checks
- * the query of `c.req.url` as sent (never Hono's parsed query, which decodes a bare `%`
- * leniently), so that `c.req.valid('query')` is the checked `Filter`; a bad query is
- * answered 400 `application/problem+json`.
+ * `qsfilter/hono`: `filterQuery(schema)`, a validator of the query. It checks the query of
+ * `c.req.url` as sent (never Hono's parsed query, which decodes a bare `%` leniently), so
+ * that `c.req.valid('query')` is the checked `Filter`; a bad query is answered 400
+ * `application/problem+json`.
  */
 import type { Context, Env, MiddlewareHandler } from 'hono';
-import { validator } from 'hono/validator';
 import type { Filter, Schema } from '../index';
 import { middlewareChecker, PROBLEM_RESPONSE_TYPE, type FilterQueryOptions, type FilterRejection, type RequestOutcome } from './adapter';
 
@@ -42,14 +41,19 @@ export function filterQuery<E extends Env = Env, P extends string = string>(
 ): MiddlewareHandler<E, P, FilterInput> {
   const onError = options?.onError;
   const checkUrl = middlewareChecker(WHO, schema, options);
-  // hono/validator also parses the query for its `value`, which is left unused: only the
-  // URL as sent keeps strict decoding.
-  return validator('query', (_value, c: Context<E, P>) => {
+  // What `hono/validator` does, less the parse of the whole query into a record that it
+  // makes for every request and this validator would leave unused (issue 26: it cost a
+  // fifth of a request's CPU time): the checked Filter is what `c.req.valid('query')` reads.
+  return async (c, next) => {
     const outcome = checkUrl(c.req.url);
-    if (outcome.ok) return outcome.value;
+    if (outcome.ok) {
+      c.req.addValidatedData('query', outcome.value);
+      await next();
+      return;
+    }
     if (onError === undefined) return problemResponse(c, outcome);
-    return Promise.resolve(onError(outcome, c)).then((answer) => answer ?? problemResponse(c, outcome));
-  }) as unknown as MiddlewareHandler<E, P, FilterInput>;
+    return (await onError(outcome, c as Context<E>)) ?? problemResponse(c, outcome);
+  };
 }
 
 function problemResponse(c: Context, rejection: Extract<RequestOutcome, { ok: false }>): Response {

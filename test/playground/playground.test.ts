@@ -27,7 +27,7 @@ const stops: (() => Promise<void>)[] = [];
 // skipped, and the run says so plainly, as skipped, never as passed. In CI it fails instead.
 const chromiumFound = await findChromium();
 const noChromium = 'missing' in chromiumFound ? chromiumFound.missing : undefined;
-if (noChromium !== undefined) {
+if ('missing' in chromiumFound) {
   if (process.env.CI) throw new Error(`The playground's browser tests cannot run: ${noChromium}.`);
   console.warn(`NOT TESTED: the playground in a browser, because ${noChromium}.`);
 } else console.log(`The playground's browser tests drive ${chromiumFound.origin}.`);
