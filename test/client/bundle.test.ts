@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleSource, CHECK_APP, CHEVROTAIN_MARK, chevrotainChunk, CLIENT_APP, importing, NOT_PARSING, PackageLink } from '../../bench/lib/bundle';
 
 /**
- * What a browser app pays for qsfilter (reference §11, README "Clients"): esbuild bundles,
+ * What a browser app pays for qsfilter (reference §11, docs/client.md): esbuild bundles,
  * minified, as an app's build would make them, measured gzipped (`bench/lib/bundle.ts`;
  * `npm run bench -- bundle` reports the figures and what makes them up).
  *
@@ -25,7 +25,7 @@ const CLIENT_BUDGET = 6 * 1024;
  * gzipped on its own, and the code without it 10.5 KiB: even with no text at all, our
  * part would be over the goal. Since then, 0.6 KiB of hints: sort examples from the
  * schema's own fields, and a query argument that is a Result, a syntax tree, a Filter or a
- * builder named as such. README "Clients" and bench/RESULTS.md give the figures.
+ * builder named as such. bench/RESULTS.md gives the figures; docs/client.md links them.
  */
 const CHECK_OURS_BUDGET = 16 * 1024;
 
