@@ -60,7 +60,7 @@ const shared: Options = {
   noExternal: ['chevrotain'],
   // Minified but for whitespace: esbuild drops comments with the whitespace, the
   // `/* @__PURE__ */` of the catalog among them, and an app's bundler needs those to
-  // leave out the schemas it does not import (see "Clients" in the README). Keeping
+  // leave out the schemas it does not import (see docs/client.md). Keeping
   // lines also keeps Node's report of an uncaught error to one statement, where a
   // whole-file line made it 48 KB of code. Source maps (shipped) lead back to src/.
   minifySyntax: minify,

@@ -4,11 +4,11 @@ import { defineConfig } from 'vitest/config';
 /**
  * The tests that need a database server or a browser: the SQL suites (PGlite and real
  * Postgres servers), the example server's suites (its stores include a real server), the
- * playground (Chromium) and the README's snippets (the example server on PGlite). They
- * form the `servers` project, whose global setup starts the servers and finds the
+ * playground (Chromium) and the snippets of the README and docs/ (a Postgres server, and
+ * the example server on PGlite). They form the `servers` project, whose global setup starts the servers and finds the
  * browser; every other test is in `unit`, which starts nothing (`npm run test:unit`).
  */
-const NEEDS_SERVERS = ['test/sql/**/*.test.ts', 'test/server/**/*.test.ts', 'test/playground/**/*.test.ts', 'test/readme.test.ts'];
+const NEEDS_SERVERS = ['test/sql/**/*.test.ts', 'test/server/**/*.test.ts', 'test/playground/**/*.test.ts', 'test/docs.test.ts'];
 
 export default defineConfig({
   test: {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleSource, CHECK_APP, CHEVROTAIN_MARK, chevrotainChunk, CLIENT_APP, importing, NOT_PARSING, PackageLink } from '../../bench/lib/bundle';
 
 /**
- * What a browser app pays for qsfilter (reference §11, README "Clients"): esbuild bundles,
+ * What a browser app pays for qsfilter (reference §11, docs/client.md): esbuild bundles,
  * minified, as an app's build would make them, measured gzipped (`bench/lib/bundle.ts`;
  * `npm run bench -- bundle` reports the figures and what makes them up).
  *
@@ -25,6 +25,7 @@ const CHECK_BUDGET = 40 * 1024;
  * does not grow unnoticed. What it holds is check's own path: decoding every input form
  * strictly, lexing and parsing, explaining each kind of problem, validating against the
  * schema, and the text of every message and hint (4.5 KiB gzipped on its own).
+ * bench/RESULTS.md gives the figures; docs/client.md links them.
  */
 const CHECK_OURS_BUDGET = 16 * 1024;
 

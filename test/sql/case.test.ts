@@ -9,7 +9,7 @@ import { TEST_TIMEOUT } from './support/database';
  * Case folding in SQL, each folding on each server that has it, against `foldCase`
  * (what `compile` does), for every code point of the first two planes (the later ones
  * have no case). The folding happens inside Postgres, so no client decoding is involved.
- * These are the lists the README states: which characters may fold differently from
+ * These are the lists docs/postgres.md states: which characters may fold differently from
  * `compile`, with each folding.
  */
 

@@ -1,16 +1,20 @@
 /**
- * The README's code, as `test/readme.test.ts` reads it. Every fenced block tagged `ts` is
- * a snippet; the blocks right after it (nothing but blank lines between) tagged `json`,
+ * The code of the README and of every page of docs/, as `test/docs.test.ts` reads it.
+ * Every fenced block tagged `ts` is a snippet; the blocks right after it (nothing but blank lines between) tagged `json`,
  * `js`, `sql`, `text` or nothing are what it prints. An HTML comment right before a
  * block gives it marks, `key: value` pairs joined by `;`:
  *
  * - `id: name`: later snippets can run after this one;
  * - `after: name, name`: the snippet runs in the scope of those snippets (and of what they
  *   run after), as if it followed them: their declarations are its own, and it may
- *   redeclare a name, as an inner block does;
- * - `given: name, name as alias`: names from `test/readme/given.ts`, what the README's text
+ *   redeclare a name, as an inner block does. Ids are shared by all pages: a snippet may
+ *   follow one of an earlier page (in the order of docs/README.md);
+ * - `given: name, name as alias`: names from `test/docs/given.ts`, what the page's text
  *   says a reader already has (a `pg` Pool, a Kysely database, a data store);
- * - `fragment: why`: neither compiled nor run (the test counts these);
+ * - `fragment: why`: neither compiled nor run (the test counts these): on a snippet, or on
+ *   any other block that no test reads (a shell command of a clone);
+ * - `file: name`, on a block: the file of that name in the directory where the page's
+ *   `$ qsfilter` transcripts run, with the block as its content;
  * - `request: GET /path?query`, on an output block: the response every server of the
  *   section's snippets gives to that request (shown headers and body);
  * - `handler: GET /path?query`, on a `json` block: the filter the servers of the section
@@ -19,15 +23,17 @@
 
 /** One fenced block. */
 export interface Block {
+  /** The page it is on, from the package's root: `README.md`, `docs/cli.md`. */
+  readonly page: string;
   /** The info string: `ts`, `json`, `` for none. */
   readonly info: string;
   readonly text: string;
-  /** The README line (1-based) of the block's first line of text. */
+  /** The page's line (1-based) of the block's first line of text. */
   readonly line: number;
-  /** The README line of its closing fence. */
+  /** The page's line of its closing fence. */
   readonly end: number;
   readonly marks: Marks;
-  /** The heading of level 2 the block is under (`Servers`), or `` before the first. */
+  /** The heading of level 2 the block is under (`The adapters`), or `` before the first. */
   readonly section: string;
 }
 
@@ -37,6 +43,7 @@ export interface Marks {
   readonly after?: readonly string[];
   readonly given?: readonly string[];
   readonly fragment?: string;
+  readonly file?: string;
   readonly request?: string;
   readonly handler?: string;
 }
@@ -46,16 +53,23 @@ export interface Snippet extends Block {
   readonly outputs: readonly Block[];
 }
 
-const MARK_KEYS = ['id', 'after', 'given', 'fragment', 'request', 'handler'] as const;
+const MARK_KEYS = ['id', 'after', 'given', 'fragment', 'file', 'request', 'handler'] as const;
 type MarkKey = (typeof MARK_KEYS)[number];
 const LIST_KEYS: readonly MarkKey[] = ['after', 'given'];
+/** A line that is an HTML comment of marks (from the fixed keys, never from a page's text). */
+const MARK_LINE = new RegExp(`^<!--\\s*((?:${MARK_KEYS.join('|')})\\s*:.*?)\\s*-->\\s*$`);
 
 /** The info strings of output blocks. */
 export const OUTPUT_INFOS: readonly string[] = ['', 'text', 'json', 'js', 'sql'];
 const SNIPPET_INFOS: readonly string[] = ['ts', 'typescript'];
 
-/** Every fenced block of a Markdown text, with its marks. */
-export function blocksOf(markdown: string): Block[] {
+/** Where a line of a page is, as an editor takes it: `docs/cli.md:12`. */
+export function at(page: string, line: number): string {
+  return `${page}:${line}`;
+}
+
+/** Every fenced block of a page's Markdown text, with its marks. */
+export function blocksOf(markdown: string, page: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   let pending: Record<string, unknown> = {};
@@ -64,9 +78,9 @@ export function blocksOf(markdown: string): Block[] {
     const line = lines[i]!;
     const heading = /^## (.*)$/.exec(line);
     if (heading) section = heading[1]!.trim();
-    const mark = /^<!--\s*((?:id|after|given|fragment|request|handler)\s*:.*?)\s*-->\s*$/.exec(line);
+    const mark = MARK_LINE.exec(line);
     if (mark) {
-      pending = { ...pending, ...parseMarks(mark[1]!, i + 1) };
+      pending = { ...pending, ...parseMarks(mark[1]!, at(page, i + 1)) };
       continue;
     }
     const fence = /^```(\S*)\s*$/.exec(line);
@@ -77,30 +91,30 @@ export function blocksOf(markdown: string): Block[] {
     const start = i + 1;
     let end = start;
     while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
-    if (end === lines.length) throw new Error(`README.md:${i + 1}: a fenced block that is never closed`);
-    blocks.push({ info: fence[1]!, text: lines.slice(start, end).join('\n'), line: start + 1, end: end + 1, marks: pending as Marks, section });
+    if (end === lines.length) throw new Error(`${at(page, i + 1)}: a fenced block that is never closed`);
+    blocks.push({ page, info: fence[1]!, text: lines.slice(start, end).join('\n'), line: start + 1, end: end + 1, marks: pending as Marks, section });
     pending = {};
     i = end;
   }
   return blocks;
 }
 
-function parseMarks(text: string, line: number): Record<string, unknown> {
+function parseMarks(text: string, where: string): Record<string, unknown> {
   const marks: Record<string, unknown> = {};
   for (const part of text.split(';')) {
     const colon = part.indexOf(':');
     const key = part.slice(0, colon).trim() as MarkKey;
     const value = part.slice(colon + 1).trim();
-    if (colon === -1 || !MARK_KEYS.includes(key) || value === '') throw new Error(`README.md:${line}: "${part.trim()}" is not a mark (${MARK_KEYS.join(', ')})`);
-    if (key in marks) throw new Error(`README.md:${line}: the mark "${key}" is given twice`);
+    if (colon === -1 || !MARK_KEYS.includes(key) || value === '') throw new Error(`${where}: "${part.trim()}" is not a mark (${MARK_KEYS.join(', ')})`);
+    if (key in marks) throw new Error(`${where}: the mark "${key}" is given twice`);
     marks[key] = LIST_KEYS.includes(key) ? value.split(',').map((name) => name.trim()) : value;
   }
   return marks;
 }
 
-/** The snippets of a Markdown text, each with the output blocks right after it. */
-export function snippetsOf(markdown: string): Snippet[] {
-  const blocks = blocksOf(markdown);
+/** The snippets of a page's Markdown text, each with the output blocks right after it. */
+export function snippetsOf(markdown: string, page: string): Snippet[] {
+  const blocks = blocksOf(markdown, page);
   const lines = markdown.split('\n');
   const snippets: Snippet[] = [];
   for (let i = 0; i < blocks.length; i++) {

@@ -1,11 +1,11 @@
 /**
- * Runs the README's snippets, one module after the other, in a process of their own
- * (`node --import tsx test/readme/runner.ts manifest.json`), and writes what each did to
+ * Runs the snippets of the docs, one module after the other, in a process of their own
+ * (`node --import tsx test/docs/runner.ts manifest.json`), and writes what each did to
  * the manifest's `results` file: what it printed (console.log and console.error, as Node
  * prints them, and each call's arguments as data), the value of each expression with a
  * value comment, the error it threw, and the answers of the servers it started.
  *
- * A snippet's server listens where the README says (`port: 3000`), which other programs
+ * A snippet's server listens where the page says (`port: 3000`), which other programs
  * may hold: here every `listen` takes a free port instead. After the snippet, the runner
  * sends it the requests of its section's `request:` and `handler:` marks, then closes it.
  */
@@ -22,7 +22,8 @@ export interface Manifest {
   readonly given: string;
   readonly modules: readonly {
     readonly file: string;
-    readonly line: number;
+    /** Where the snippet is: `docs/servers.md:24`. */
+    readonly where: string;
     /** Whether it binds names from given.ts (which is then prepared first, with the captures so far). */
     readonly given: boolean;
     /** Paths to request from the servers it starts. */
@@ -50,7 +51,8 @@ export interface Exchange {
 
 /** What one snippet did. */
 export interface RunResult {
-  readonly line: number;
+  /** Where the snippet is: `docs/servers.md:24`. */
+  readonly where: string;
   readonly printed: Printed[];
   /** The values of its value comments, by index, each time the expression ran (data). */
   readonly values: { k: number; data: unknown }[];
@@ -140,11 +142,11 @@ async function main(): Promise<void> {
   const results: RunResult[] = [];
   let given: Given | undefined;
   for (const module of manifest.modules) {
-    const result: RunResult = { line: module.line, printed: [], values: [], captured: {}, exchanges: [] };
+    const result: RunResult = { where: module.where, printed: [], values: [], captured: {}, exchanges: [] };
     results.push(result);
     try {
-      if (module.given && given === undefined) {
-        given = (await import(pathToFileURL(manifest.given).href)) as Given;
+      if (module.given) {
+        given ??= (await import(pathToFileURL(manifest.given).href)) as Given;
         await given.prepare(captured);
       }
       current = result;

@@ -1,10 +1,10 @@
 /**
- * What the README's text says a reader already has, for the snippets that name it with a
+ * What the docs' text says a reader already has, for the snippets that name it with a
  * `given:` mark: real parts, not stand-ins.
  *
  * - `pool`: a `pg` Pool on a fresh database of the test's Postgres server
- *   (`README_DATABASE_URL`), whose `invoices` and `invoice_lines` tables hold the items of
- *   the README's `compile` example (captured from that snippet, never copied here);
+ *   (`DOCS_DATABASE_URL`), whose `invoices` and `invoice_lines` tables hold the items of
+ *   the docs' `compile` example (captured from that snippet, never copied here);
  * - `kysely`: a Kysely database on that pool, typed with those tables;
  * - `drizzle` and `invoicesTable`: a Drizzle database on that pool, and its `invoices` table;
  * - `store`: a data store over a few vendors, whose `find(filter)` is `compile` and
@@ -22,16 +22,16 @@ export interface Tables {
   invoice_lines: { invoice_id: number; description: string | null; amount: number | null };
 }
 
-const url = process.env.README_DATABASE_URL;
+const url = process.env.DOCS_DATABASE_URL;
 
 // Data date-times without an offset are UTC (reference §5): so is the session. JIT only slows small queries.
-/** A `pg` Pool on the test's fresh database (the README's `pool`). */
+/** A `pg` Pool on the test's fresh database (the docs' `pool`). */
 export const pool = new pg.Pool({ connectionString: url, options: '-c TimeZone=UTC -c jit=off' });
 
-/** A Kysely database on `pool` (the README's Kysely `db`). */
+/** A Kysely database on `pool` (the docs' Kysely `db`). */
 export const kysely = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
 
-/** Drizzle's `invoices` table (the README's Drizzle `invoices`). */
+/** Drizzle's `invoices` table (the docs' Drizzle `invoices`). */
 export const invoicesTable = pgTable('invoices', {
   id: integer('id').primaryKey(),
   totalAmount: doublePrecision('total_amount'),
@@ -39,7 +39,7 @@ export const invoicesTable = pgTable('invoices', {
   postedDate: timestamp('posted_date', { withTimezone: true }),
 });
 
-/** A Drizzle database on `pool` (the README's Drizzle `db`). */
+/** A Drizzle database on `pool` (the docs' Drizzle `db`). */
 export const drizzle = drizzleOnPool({ client: pool });
 
 interface Item {
@@ -50,10 +50,18 @@ interface Item {
   lines: { description: string; amount: number }[];
 }
 
-/** Loads the README's items (the `compile` example's, captured as `items`) into the tables. */
+let loaded = false;
+
+/**
+ * Loads the docs' items (the `compile` example's, captured as `items`) into the tables,
+ * once they are captured: the runner calls this before each snippet that is given names,
+ * and a snippet that runs before the `compile` example needs no tables (a data store).
+ */
 export async function prepare(captured: Record<string, unknown>): Promise<void> {
   const items = captured.items as Item[] | undefined;
-  if (url === undefined || items === undefined) throw new Error('given.ts needs README_DATABASE_URL and the items of the compile example');
+  if (loaded || items === undefined) return;
+  if (url === undefined) throw new Error('given.ts needs DOCS_DATABASE_URL');
+  loaded = true;
   await pool.query(`
     CREATE TABLE invoices (id int PRIMARY KEY, total_amount float8, customer_id text, posted_date timestamptz);
     CREATE TABLE invoice_lines (invoice_id int REFERENCES invoices, description text, amount float8)`);

@@ -1,14 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
-import type { Snippet } from './markdown';
+import { at, type Snippet } from './markdown';
 
 /**
- * Each README snippet as a module a user could write: its imports, and its code in the
+ * Each snippet of the docs as a module a user could write: its imports, and its code in the
  * scope of the snippets it runs after (`after:` marks), each in a block of its own
  * nested in the previous one's, so that a later snippet sees the earlier declarations
  * and may redeclare a name. Imports move to the top, merged. Names `given:` to a snippet
- * are bound at the top of its block, from `test/readme/given.ts`.
+ * are bound at the top of its block, from `test/docs/given.ts`.
  *
  * Two variants are written, line for line the same: one for `tsc`, as written; one to
  * run, where the snippet's own block first calls `__readme.begin()` (what runs before it
@@ -16,9 +16,9 @@ import type { Snippet } from './markdown';
  * is passed to `__readme.value(k, …)`.
  */
 
-/** A `// value` comment: the README shows what the expression statement before it evaluates to. */
+/** A `// value` comment: the page shows what the expression statement before it evaluates to. */
 export interface ValueComment {
-  /** The README line where the comment starts. */
+  /** The line of the snippet's page where the comment starts. */
   readonly line: number;
   /** The comment's text, without the `//` of each line. */
   readonly text: string;
@@ -32,8 +32,8 @@ export interface SnippetModule {
   /** The typechecked variant and the one that runs. */
   readonly checkFile: string;
   readonly runFile: string;
-  /** The README line of each line of the module (0-based), where it comes from one. */
-  readonly lines: readonly (number | undefined)[];
+  /** Where each line of the module (0-based) comes from (`docs/cli.md:12`), if from a page. */
+  readonly lines: readonly (string | undefined)[];
   readonly values: readonly ValueComment[];
 }
 
@@ -45,7 +45,8 @@ interface Binding {
   /** `default`, `*`, or the exported name. */
   readonly imported: string;
   readonly typeOnly: boolean;
-  readonly line: number;
+  /** Where the import is: `README.md:61`. */
+  readonly where: string;
 }
 
 interface Part {
@@ -64,11 +65,11 @@ function partOf(snippet: Snippet): Part {
   for (const statement of source.statements) {
     if (!ts.isImportDeclaration(statement)) continue;
     const module = (statement.moduleSpecifier as ts.StringLiteral).text;
-    const line = snippet.line + source.getLineAndCharacterOfPosition(statement.getStart()).line;
+    const where = at(snippet.page, snippet.line + source.getLineAndCharacterOfPosition(statement.getStart()).line);
     const clause = statement.importClause;
     const add = (local: string, imported: string, typeOnly: boolean) => {
-      if (bindings.has(local)) throw new Error(`README.md:${line}: "${local}" is imported twice`);
-      bindings.set(local, { module, imported, typeOnly, line });
+      if (bindings.has(local)) throw new Error(`${where}: "${local}" is imported twice`);
+      bindings.set(local, { module, imported, typeOnly, where });
     };
     if (clause === undefined) sideEffects.push(module);
     else {
@@ -127,14 +128,14 @@ function commentAfter(lines: readonly string[], end: ts.LineAndCharacter): { lin
   return { line: first, text: texts.join('\n') };
 }
 
-/** The snippets `snippet` runs after, outermost first, each once. */
-export function chainOf(snippet: Snippet, byId: ReadonlyMap<string, Snippet>): Snippet[] {
+/** The snippets `snippet` runs after, outermost first, each once; `order` ranks snippets (pages in order, then lines). */
+export function chainOf(snippet: Snippet, byId: ReadonlyMap<string, Snippet>, order: (s: Snippet) => number): Snippet[] {
   const chain: Snippet[] = [];
   const visit = (s: Snippet, path: readonly Snippet[]) => {
     for (const id of s.marks.after ?? []) {
       const earlier = byId.get(id);
-      if (earlier === undefined) throw new Error(`README.md:${s.line}: no snippet has the id "${id}"`);
-      if (earlier.line >= s.line || path.includes(earlier)) throw new Error(`README.md:${s.line}: "${id}" must be an earlier snippet`);
+      if (earlier === undefined) throw new Error(`${at(s.page, s.line)}: no snippet has the id "${id}"`);
+      if (order(earlier) >= order(s) || path.includes(earlier)) throw new Error(`${at(s.page, s.line)}: "${id}" must be an earlier snippet`);
       visit(earlier, [...path, earlier]);
       if (!chain.includes(earlier)) chain.push(earlier);
     }
@@ -149,37 +150,40 @@ function givenPattern(names: readonly string[]): string {
 }
 
 /**
- * Writes the modules of every snippet that is not a fragment into `dir`. `captures` names,
- * by snippet id, declarations whose values the run variant hands to `__readme.capture`
- * at the end of the snippet.
+ * Writes the modules of every snippet that is not a fragment into `dir`. `snippets` are
+ * those of every page, the pages in order, each page's in order of lines. `captures`
+ * names, by snippet id, declarations whose values the run variant hands to
+ * `__readme.capture` at the end of the snippet.
  */
 export function writeModules(snippets: readonly Snippet[], dir: string, captures: Readonly<Record<string, readonly string[]>> = {}): SnippetModule[] {
   const byId = new Map<string, Snippet>();
   for (const s of snippets) {
     if (s.marks.id === undefined) continue;
-    if (byId.has(s.marks.id)) throw new Error(`README.md:${s.line}: the id "${s.marks.id}" is taken`);
+    if (byId.has(s.marks.id)) throw new Error(`${at(s.page, s.line)}: the id "${s.marks.id}" is taken`);
     byId.set(s.marks.id, s);
   }
+  const rank = new Map(snippets.map((s, i) => [s, i]));
+  const order = (s: Snippet) => rank.get(s)!;
   mkdirSync(join(dir, 'check'), { recursive: true });
   mkdirSync(join(dir, 'run'), { recursive: true });
   const modules: SnippetModule[] = [];
   for (const snippet of snippets) {
     if (snippet.marks.fragment !== undefined) continue;
-    const chain = chainOf(snippet, byId);
+    const chain = chainOf(snippet, byId, order);
     const fragment = chain.find((s) => s.marks.fragment !== undefined);
-    if (fragment) throw new Error(`README.md:${snippet.line}: it runs after the fragment at line ${fragment.line}`);
+    if (fragment) throw new Error(`${at(snippet.page, snippet.line)}: it runs after the fragment at ${at(fragment.page, fragment.line)}`);
     const parts = [...chain, snippet].map(partOf);
     const own = parts[parts.length - 1]!;
     const { values, instrumented } = valuesOf(own);
 
     // Imports, merged by module: the first snippet that imports a name decides where it comes from.
-    const header: { text: string; line: number }[] = [];
+    const header: { text: string; where: string }[] = [];
     const merged = new Map<string, Binding>();
     for (const part of parts) {
       for (const [local, binding] of part.bindings) {
         const seen = merged.get(local);
         if (seen && (seen.module !== binding.module || seen.imported !== binding.imported)) {
-          throw new Error(`README.md:${binding.line}: "${local}" is imported from ${binding.module}, and from ${seen.module} by a snippet it runs after`);
+          throw new Error(`${binding.where}: "${local}" is imported from ${binding.module}, and from ${seen.module} by a snippet it runs after`);
         }
         if (!seen) merged.set(local, binding);
       }
@@ -187,19 +191,19 @@ export function writeModules(snippets: readonly Snippet[], dir: string, captures
     const modulesInOrder = [...new Set([...parts.flatMap((p) => p.sideEffects), ...[...merged.values()].map((b) => b.module)])];
     for (const module of modulesInOrder) {
       const of = [...merged].filter(([, b]) => b.module === module);
-      const line = of[0]?.[1].line ?? snippet.line;
-      if (of.length === 0) header.push({ text: `import '${module}';`, line });
+      const where = of[0]?.[1].where ?? at(snippet.page, snippet.line);
+      if (of.length === 0) header.push({ text: `import '${module}';`, where });
       const named = of.filter(([, b]) => b.imported !== 'default' && b.imported !== '*');
       const defaults = of.filter(([, b]) => b.imported === 'default').map(([local]) => local);
-      for (const [local] of of.filter(([, b]) => b.imported === '*')) header.push({ text: `import * as ${local} from '${module}';`, line });
+      for (const [local] of of.filter(([, b]) => b.imported === '*')) header.push({ text: `import * as ${local} from '${module}';`, where });
       const names = named.map(([local, b]) => `${b.typeOnly ? 'type ' : ''}${b.imported === local ? local : `${b.imported} as ${local}`}`);
       const clauses = [...defaults, ...(names.length > 0 ? [`{ ${names.join(', ')} }`] : [])];
-      if (clauses.length > 0) header.push({ text: `import ${clauses.join(', ')} from '${module}';`, line });
+      if (clauses.length > 0) header.push({ text: `import ${clauses.join(', ')} from '${module}';`, where });
     }
     const needsGiven = parts.some((p) => (p.snippet.marks.given ?? []).length > 0);
-    if (needsGiven) header.push({ text: `import * as __given from '${relative(join(dir, 'check'), GIVEN)}';`, line: snippet.line });
+    if (needsGiven) header.push({ text: `import * as __given from '${relative(join(dir, 'check'), GIVEN)}';`, where: at(snippet.page, snippet.line) });
 
-    const lines: (number | undefined)[] = header.map((h) => h.line);
+    const lines: (string | undefined)[] = header.map((h) => h.where);
     const check: string[] = header.map((h) => h.text);
     const run: string[] = [...check];
     for (const part of parts) {
@@ -207,13 +211,13 @@ export function writeModules(snippets: readonly Snippet[], dir: string, captures
       const open = `{${given.length > 0 ? ` const { ${givenPattern(given)} } = __given;` : ''}`;
       check.push(open);
       run.push(part === own ? `${open} __readme.begin();` : open);
-      lines.push(part.snippet.line - 1);
+      lines.push(at(part.snippet.page, part.snippet.line - 1));
       const body = part.body.split('\n');
       const runBody = part === own ? instrumented.split('\n') : body;
       body.forEach((line, i) => {
         check.push(line);
         run.push(runBody[i]!);
-        lines.push(part.snippet.line + i);
+        lines.push(at(part.snippet.page, part.snippet.line + i));
       });
     }
     const captured = captures[snippet.marks.id ?? ''] ?? [];
@@ -222,7 +226,8 @@ export function writeModules(snippets: readonly Snippet[], dir: string, captures
       run.push(i === 0 && captured.length > 0 ? `__readme.capture({ ${captured.join(', ')} }); }` : '}');
       lines.push(undefined);
     }
-    const name = `line-${snippet.line}.ts`;
+    // docs/cli.md:12 → docs-cli-12.ts
+    const name = `${snippet.page.replace(/\.md$/, '').replace(/\W+/g, '-')}-${snippet.line}.ts`;
     const checkFile = join(dir, 'check', name);
     const runFile = join(dir, 'run', name);
     writeFileSync(checkFile, `${check.join('\n')}\n`);
@@ -244,15 +249,15 @@ export const COMPILER_OPTIONS: ts.CompilerOptions = {
   allowImportingTsExtensions: true,
 };
 
-/** A type error, where the README has it. */
+/** A type error, where the docs have it. */
 export interface TypeProblem {
-  /** The README line, or undefined when the error is elsewhere (in given.ts, or a module line of no snippet). */
-  readonly line: number | undefined;
+  /** Where on a page (`docs/cli.md:12`), or undefined when the error is elsewhere (in given.ts, or a module line of no snippet). */
+  readonly where: string | undefined;
   readonly file: string;
   readonly message: string;
 }
 
-/** Typechecks every module in one program: the errors of each, by README line. */
+/** Typechecks every module in one program: the errors of each, where on a page. */
 export function typecheck(modules: readonly SnippetModule[]): Map<SnippetModule, TypeProblem[]> {
   const program = ts.createProgram({ rootNames: modules.map((m) => m.checkFile), options: COMPILER_OPTIONS });
   const byFile = new Map(modules.map((m) => [m.checkFile, m]));
@@ -263,11 +268,11 @@ export function typecheck(modules: readonly SnippetModule[]): Map<SnippetModule,
     const file = diagnostic.file?.fileName ?? '(options)';
     const module = byFile.get(file);
     if (module === undefined || diagnostic.file === undefined || diagnostic.start === undefined) {
-      elsewhere.push({ line: undefined, file, message });
+      elsewhere.push({ where: undefined, file, message });
       continue;
     }
-    const line = module.lines[diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line];
-    errors.get(module)!.push({ line, file, message });
+    const where = module.lines[diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line];
+    errors.get(module)!.push({ where, file, message });
   }
   // An error outside the snippets (given.ts) belongs to every snippet: none can be trusted.
   for (const list of errors.values()) list.push(...elsewhere);

@@ -1,7 +1,7 @@
 /**
  * Values as the snippet runner (a child process) sends them to the test: JSON, with the
- * values JSON lacks tagged under a key no data of the README uses. Objects keep their own
- * enumerable properties, as the README's values show them.
+ * values JSON lacks tagged under a key no data of the docs uses. Objects keep their own
+ * enumerable properties, as the docs' values show them.
  */
 
 const TAG = '\u0000readme';

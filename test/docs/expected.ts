@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { matchSegments } from '../../src/eval/like';
 
 /**
- * What the README shows a value to be, and whether a value is that. The README writes
+ * What the docs show a value to be, and whether a value is that. The docs write
  * values as JavaScript literals (`{ ok: true, value: { type: 'Filter', … } }`, keys
  * quoted or not) or JSON, and `…` for what it leaves out:
  *
@@ -161,7 +161,7 @@ function textPattern(text: string): Pattern {
   return text.includes(ELLIPSIS) ? { kind: 'text', segments: text.split(ELIDED) } : { kind: 'literal', value: text };
 }
 
-/** Whether an output text is the text a README block shows, `…` standing for any text. */
+/** Whether an output text is the text a block of the docs shows, `…` standing for any text. */
 export function textMatches(shown: string, actual: string): boolean {
   return shown.includes(ELLIPSIS) ? matchSegments(actual, shown.split(ELIDED)) : shown === actual;
 }
@@ -209,7 +209,7 @@ function arrayMismatch(items: readonly Pattern[], actual: readonly unknown[], wh
     }
     return undefined;
   }
-  // With gaps, the README's arrays are short: try every placement.
+  // With gaps, the docs' arrays are short: try every placement.
   const fits = (p: number, a: number): boolean => {
     if (p === items.length) return a === actual.length;
     if (items[p]!.kind === 'any') {

@@ -3,11 +3,11 @@ import { fromData, toData } from './data';
 import { mismatch, parseValue, parseWholeValue, textMatches } from './expected';
 import { blocksOf, snippetsOf } from './markdown';
 
-// The README test is only as strict as its reading of the README: these hold it to it.
+// The docs' test is only as strict as its reading of the docs: these hold it to it.
 
 const matches = (shown: string, actual: unknown) => mismatch(parseWholeValue(shown), actual) === undefined;
 
-describe('README values', () => {
+describe('values in the docs', () => {
   it('reads JavaScript literals and JSON alike, and leaves the prose after a value', () => {
     expect(matches(`{ ok: true, 'a b': [1, -2.5e3, "x\\"y"], c: null, d: undefined }`, { ok: true, 'a b': [1, -2500, 'x"y'], c: null })).toBe(true);
     expect(parseValue(`[2, 4, 1, 3]: 3 has no amount`).rest).toBe(': 3 has no amount');
@@ -58,7 +58,7 @@ describe('README values', () => {
   });
 });
 
-describe('README blocks', () => {
+describe('blocks of the docs', () => {
   const markdown = [
     '## One',
     '<!-- id: a; given: pool, kysely as db -->',
@@ -84,16 +84,21 @@ describe('README blocks', () => {
   ].join('\n');
 
   it('finds snippets, their marks, their sections and the outputs right after them', () => {
-    const [a, b] = snippetsOf(markdown);
-    expect(a).toMatchObject({ line: 4, end: 5, section: 'One', marks: { id: 'a', given: ['pool', 'kysely as db'] } });
+    const [a, b] = snippetsOf(markdown, 'docs/page.md');
+    expect(a).toMatchObject({ page: 'docs/page.md', line: 4, end: 5, section: 'One', marks: { id: 'a', given: ['pool', 'kysely as db'] } });
     expect(a!.outputs.map((o) => o.text)).toEqual(['1']);
     expect(b).toMatchObject({ line: 17, section: 'Two', marks: { fragment: 'it shows a shape, not code' }, outputs: [] });
-    expect(blocksOf(markdown).map((block) => block.info)).toEqual(['ts', 'json', '', 'ts', 'sh']);
+    expect(blocksOf(markdown, 'docs/page.md').map((block) => block.info)).toEqual(['ts', 'json', '', 'ts', 'sh']);
   });
 
   it('refuses a mark it does not know, or one given twice', () => {
-    expect(() => blocksOf('<!-- id: a; id: b -->\n```ts\n```')).toThrow(/twice/);
-    expect(() => blocksOf('<!-- after: a; afer: b -->\n```ts\n```')).toThrow(/is not a mark/);
-    expect(() => blocksOf('```ts\nunclosed')).toThrow(/never closed/);
+    expect(() => blocksOf('<!-- id: a; id: b -->\n```ts\n```', 'docs/page.md')).toThrow(/^docs\/page\.md:1: the mark "id" is given twice/);
+    expect(() => blocksOf('<!-- after: a; afer: b -->\n```ts\n```', 'docs/page.md')).toThrow(/is not a mark/);
+    expect(() => blocksOf('```ts\nunclosed', 'docs/page.md')).toThrow(/never closed/);
+  });
+
+  it('reads a file mark, for the transcripts of the page', () => {
+    const [block] = blocksOf('<!-- file: vendors.json -->\n```json\n[]\n```', 'docs/cli.md');
+    expect(block).toMatchObject({ info: 'json', text: '[]', marks: { file: 'vendors.json' } });
   });
 });
