@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -61,8 +61,25 @@ describe('npm pack in a fresh clone', () => {
     }
   });
 
+  // Issue 23: links inside the package stay relative, so each must reach a file it ships;
+  // a link to the repository's other files (src/, test/, examples/) must reach one there.
+  it('ships every file that its README and docs link to, and the others exist in the repository', () => {
+    const broken: string[] = [];
+    for (const page of files.filter((f) => f === 'README.md' || /^docs\/.*\.md$/.test(f))) {
+      const text = readFileSync(join(root, page), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:|^#/.test(target!)) continue;
+        const path = posix.normalize(posix.join(posix.dirname(page), target!.replace(/#.*$/, ''))).replace(/\/$/, '');
+        const shipped = files.includes(path) || files.some((f) => f.startsWith(`${path}/`));
+        const ofThePackage = /^(docs|grammar|dist)(\/|$)|^bench\/RESULTS\.md$|^README\.md$/.test(path);
+        if (!shipped && (ofThePackage || !existsSync(join(root, path)))) broken.push(`${page} -> ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('ships no source, no script that imports it, and no build leftovers', () => {
-    expect(files.filter((f) => !/^(dist|grammar)\/|^(LICENSE|README\.md|package\.json)$/.test(f))).toEqual([]);
+    expect(files.filter((f) => !/^(dist|grammar|docs)\/|^(LICENSE|README\.md|package\.json|bench\/RESULTS\.md)$/.test(f))).toEqual([]);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     expect(files.filter((f) => f.includes('metafile'))).toEqual([]);
   });
