@@ -1,4 +1,4 @@
-import { isObject, wrongArgument } from '../diagnostics/arguments';
+import { isObject, wrongArgument } from '../arguments/arguments';
 import type { SCALAR_TYPES, Schema } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
 import { isFieldName } from '../syntax/path';

@@ -1,4 +1,4 @@
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
 import type { Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits } from '../input/limits';

@@ -1,5 +1,6 @@
-import { checkOptions } from '../diagnostics/arguments';
-import { capDiagnostics, diagnostic, MAX_DIAGNOSTICS, nameList, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { checkOptions } from '../arguments/arguments';
+import { capDiagnostics, diagnostic, MAX_DIAGNOSTICS, omission, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { nameList, quote } from '../text/quote';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams, type Sort } from '../syntax/ast';
 import { checkParamsOption, type ParseOptions } from '../syntax/parse';

@@ -1,4 +1,5 @@
-import { diagnostic, excerpt, quote, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import { diagnostic, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import { excerpt, quote } from '../text/quote';
 import { readDate, type DateProblem, type DateRange } from '../values/date';
 import { readNumber, type NumberProblem } from '../values/number';
 

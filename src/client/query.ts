@@ -6,7 +6,7 @@ import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '.
 import { formatDate, instantOf, readDate, type DateRange } from '../values/date';
 import { formatNumber } from '../values/number';
 import { expectSchema } from '../check/arguments';
-import { describe } from '../diagnostics/arguments';
+import { describe } from '../arguments/arguments';
 import { sendable, shown } from './literal';
 
 /**

@@ -1,6 +1,8 @@
 import type { DiagnosticCode } from './codes';
-import { checkOptions, expectDiagnostic, wrongArgument } from './arguments';
-import { capDiagnostics, cut, MAX_DIAGNOSTICS, type Diagnostic, type Span } from './diagnostic';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { expectDiagnostic } from './guard';
+import { capDiagnostics, MAX_DIAGNOSTICS, type Diagnostic, type Span } from './diagnostic';
+import { cut } from '../text/quote';
 
 /** One entry of the `errors` extension of a problem details body. */
 export interface ProblemError {

@@ -2,7 +2,7 @@ import type { Filter } from '../check/filter';
 import { closurePredicate, type Predicate } from './closures';
 import { generate, generatedPredicate } from './codegen';
 import { expectFilter } from '../check/arguments';
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
 import { planFilter } from './plan';
 
 /** A compiled filter (defined with the closures, which exist without code generation). */

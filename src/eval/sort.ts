@@ -1,6 +1,6 @@
 import { expectSort, resultHint } from '../check/arguments';
 import type { Filter, SortField } from '../check/filter';
-import { checkOptions, isObject, wrongArgument } from '../diagnostics/arguments';
+import { checkOptions, isObject, wrongArgument } from '../arguments/arguments';
 import { foldCase } from '../values/case';
 import { instantOf } from '../values/date';
 import { numberFromData } from '../values/number';

@@ -1,5 +1,6 @@
-import { diagnostic, excerpt, quote, type Diagnostic, type Span } from '../diagnostics/diagnostic';
-import { describe } from '../diagnostics/arguments';
+import { diagnostic, type Diagnostic, type Span } from '../diagnostics/diagnostic';
+import { excerpt, quote } from '../text/quote';
+import { describe } from '../arguments/arguments';
 import type { Limits } from './limits';
 import { isUrl, queryRange } from './url';
 

@@ -14,7 +14,7 @@ import {
   type ProblemOptions,
 } from '../index';
 import { expectSchema } from '../check/arguments';
-import { checkOptions, isObject, wrongArgument } from '../diagnostics/arguments';
+import { checkOptions, isObject, wrongArgument } from '../arguments/arguments';
 
 /**
  * What every server adapter takes: how to check (reference §7's limits, extra pass-through

@@ -1,5 +1,5 @@
 import { expectSchema } from '../check/arguments';
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
 import { PROBLEM_CONTENT_TYPE } from '../diagnostics/problem';
 import { OPERATORS, type Operator } from '../syntax/ast';

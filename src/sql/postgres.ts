@@ -1,5 +1,5 @@
 import { expectFilter, expectSort } from '../check/arguments';
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
 import type { Filter } from '../check/filter';
 import type { CompileOptions } from '../eval/compile';
 import { documentCondition, type DocumentTarget } from './document';

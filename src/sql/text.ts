@@ -1,5 +1,5 @@
 import type { TextTest } from '../check/filter';
-import { wrongArgument } from '../diagnostics/arguments';
+import { wrongArgument } from '../arguments/arguments';
 import { foldCase } from '../values/case';
 import type { Parameters } from './parameters';
 

@@ -1,6 +1,7 @@
 import type { IToken } from './chevrotain';
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
-import { capDiagnostics, diagnostic, excerpt, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { capDiagnostics, diagnostic, omission, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { excerpt, quote } from '../text/quote';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
 import type { Clause, FilterAst, Param, PassThroughParams, Path, Sort } from './ast';

@@ -1,4 +1,5 @@
-import { quote, type Span } from '../diagnostics/diagnostic';
+import { type Span } from '../diagnostics/diagnostic';
+import { quote } from '../text/quote';
 
 // Dot paths (reference §3), in filter keys and in sort keys alike: `name *( "." name )`.
 

@@ -1,4 +1,5 @@
-import { diagnostic, excerpt, quote, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import { diagnostic, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import { excerpt, quote } from '../text/quote';
 import type { Limits } from '../input/limits';
 import type { Sort, SortKey } from './ast';
 import { filterParser, filterSortLexer, pathOf } from './parser';

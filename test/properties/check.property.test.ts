@@ -23,7 +23,7 @@ import {
   type Schema,
 } from '../../src/index';
 import { expectFilter, expectSort } from '../../src/check/arguments';
-import { quote } from '../../src/diagnostics/diagnostic';
+import { quote } from '../../src/text/quote';
 
 import { anySchema, name, randomSchema, validQuery } from '../support/generators';
 

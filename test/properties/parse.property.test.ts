@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quote } from '../../src/diagnostics/diagnostic';
+import { quote } from '../../src/text/quote';
 import { encodeComponent } from '../../src/syntax/format';
 import {
   DIAGNOSTIC_CODES,

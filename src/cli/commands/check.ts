@@ -2,7 +2,7 @@ import { check } from '../../check/check';
 import { format } from '../../check/format';
 import type { Filter } from '../../check/filter';
 import { PAGING_PARAMS, type Schema } from '../../schema/define';
-import { jsonQuote, jsonText } from '../../diagnostics/diagnostic';
+import { jsonQuote, jsonText } from '../../text/quote';
 import { toProblemDetails } from '../../diagnostics/problem';
 import { explain, explainOrder } from '../explain';
 import { loadSchema, type SchemaOptions } from '../schema';
