@@ -77,11 +77,11 @@ export {
   type SchemaFromJsonSchema,
   type UnmappedProperty,
 } from './schema/json-schema';
-export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './check/filter';
+export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './filter/filter';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
-export { format } from './check/format';
+export { format } from './filter/format';
 export { compile, generatedSource, type CompileOptions, type Predicate } from './eval/compile';
 export { sortItems, type SortOptions } from './eval/sort';
 export {

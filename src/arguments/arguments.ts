@@ -61,3 +61,22 @@ export function checkOptions(fn: string, options: unknown, known: readonly strin
     }
   }
 }
+
+/**
+ * `array.every(test)`, holes included. `every` and `forEach` skip the holes of a sparse
+ * array, which the code that then reads the array sees as `undefined`; iterating sees
+ * them too. Every test here refuses `undefined`, so the first hole ends the loop: linear
+ * in the elements the array holds, whatever its `length`.
+ */
+export function everyElement(array: readonly unknown[], test: (element: unknown) => boolean): boolean {
+  for (const element of array) if (!test(element)) return false;
+  return true;
+}
+
+/** What a caller who passed a `Result` meant: its value, once `ok` was checked. */
+const RESULT_HINT = 'This is a Result: check result.ok, then pass result.value.';
+
+/** The hint for a `Result` passed where its value belongs (`compile(check(q, schema))`), or nothing. */
+export function resultHint(value: unknown): string | undefined {
+  return isObject(value) && typeof value.ok === 'boolean' ? RESULT_HINT : undefined;
+}

@@ -4,8 +4,8 @@ import type { QueryInput } from '../input/decode';
 import { resolveLimits } from '../input/limits';
 import type { Schema } from '../schema/define';
 import { checkParamsOption, parseParams, type ParseOptions } from '../syntax/parse';
-import { expectSchema } from './arguments';
-import type { Filter } from './filter';
+import { expectSchema } from '../schema/guard';
+import type { Filter } from '../filter/filter';
 import { sortExample } from './sort';
 import { FilterBuilder } from './validate';
 

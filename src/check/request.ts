@@ -2,7 +2,7 @@ import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagn
 import { excerpt, quote } from '../text/quote';
 import type { Paging, RequestParam, Schema } from '../schema/define';
 import type { PassThroughParams } from '../syntax/ast';
-import type { Page } from './filter';
+import type { Page } from '../filter/filter';
 import { dateValue, numberValue } from './values';
 
 /**

@@ -4,8 +4,10 @@ import { nameList, quote } from '../text/quote';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams, type Sort } from '../syntax/ast';
 import { checkParamsOption, type ParseOptions } from '../syntax/parse';
-import { expectAst, expectSchema } from './arguments';
-import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from './filter';
+import { expectAst } from '../syntax/guard';
+import { expectSchema } from '../schema/guard';
+import { conditionOf } from '../filter/condition';
+import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
 import { checkRequest } from './request';
 import { checkSort, sortExample } from './sort';
 import { DEFAULT_LIMITS } from '../input/limits';
@@ -292,13 +294,7 @@ function convert(param: Param, field: Field, errors: Diagnostic[]): Condition | 
       break;
   }
   if (errors.length !== before) return undefined;
-  // One object literal per shape, no spreads: check runs this for every parameter of every request.
-  const { type, path: fieldPath, array, names } = field;
-  const condition =
-    array === undefined
-      ? { type, key: param.key, field: fieldPath, path: names, tests }
-      : { type, key: param.key, field: fieldPath, array, path: names, tests };
-  return condition as Condition;
+  return conditionOf(field, param.key, tests);
 }
 
 function collect<T>(clauses: readonly Clause[], test: (clause: Clause) => T | undefined): T[] {

@@ -17,4 +17,4 @@ export {
   type SortPath,
 } from '../schema/define';
 export * from '../schema/catalog';
-export type { Filter } from '../check/filter';
+export type { Filter } from '../filter/filter';

@@ -13,7 +13,7 @@ import {
   type ProblemDetails,
   type ProblemOptions,
 } from '../index';
-import { expectSchema } from '../check/arguments';
+import { expectSchema } from '../schema/guard';
 import { checkOptions, isObject, wrongArgument } from '../arguments/arguments';
 
 /**

@@ -1,4 +1,4 @@
-import { expectSchema } from '../check/arguments';
+import { expectSchema } from './guard';
 import { checkOptions, wrongArgument } from '../arguments/arguments';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
 import { PROBLEM_CONTENT_TYPE } from '../diagnostics/problem';

@@ -1,6 +1,6 @@
-import { expectSchema } from '../check/arguments';
+import { expectSchema } from './guard';
 import { check } from '../check/check';
-import type { Filter } from '../check/filter';
+import type { Filter } from '../filter/filter';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import * as core from './catalog';

@@ -1,4 +1,4 @@
-import type { SortField } from '../check/filter';
+import type { SortField } from '../filter/filter';
 import { END_MS, FIRST_MS, idValue, instantValue, key, numberValue, OVERFLOW, TINY_INVERSE, type DocumentTarget } from './document';
 import { quoteIdentifier, quoteQualified } from './identifier';
 import { column, MAX_DOUBLE, qualify, type RelationalTarget } from './relational';

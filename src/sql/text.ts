@@ -1,4 +1,4 @@
-import type { TextTest } from '../check/filter';
+import type { TextTest } from '../filter/filter';
 import { wrongArgument } from '../arguments/arguments';
 import { foldCase } from '../values/case';
 import type { Parameters } from './parameters';

@@ -22,7 +22,7 @@ import {
   type Result,
   type Schema,
 } from '../../src/index';
-import { expectFilter, expectSort } from '../../src/check/arguments';
+import { expectFilter, expectSort } from '../../src/filter/guard';
 import { quote } from '../../src/text/quote';
 
 import { anySchema, name, randomSchema, validQuery } from '../support/generators';
