@@ -1,4 +1,4 @@
-import { isParamName, RESERVED_NAMES } from '../syntax/path';
+import { DEFAULT_SORT_PARAM, isParamName, RESERVED_NAMES } from '../syntax/path';
 
 /** The scalar field types of reference §4. */
 export const SCALAR_TYPES = ['number', 'string', 'date'] as const;
@@ -216,8 +216,6 @@ export function indexSpec<const S extends SchemaSpec>(spec: S): Schema<S> {
   return Object.freeze(spec.paging === undefined ? schema : { ...schema, paging: pagingOf(spec.paging) });
 }
 
-/** The sort parameter of a spec that names none: the API's. */
-const DEFAULT_SORT_PARAM = 'orderBy';
 
 function indexField(fields: Map<string, Field>, name: string, spec: FieldSpec | ElementFieldSpec, array: { name: string; removed?: string } | undefined): void {
   const where = array === undefined ? name : `${array.name}.${name}`;

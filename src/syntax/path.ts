@@ -6,6 +6,9 @@ import { quote } from '../text/quote';
 /** Names that would reach an object's prototype machinery: refused in every path. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
+/** The sort parameter when neither the caller nor the schema names one: the API's (reference §9). */
+export const DEFAULT_SORT_PARAM = 'orderBy';
+
 /**
  * A query key that can be a request parameter, or the sort parameter: any text but the
  * empty string, NUL (which no query carries) and `__proto__`, which no record can hold.

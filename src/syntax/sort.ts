@@ -2,7 +2,7 @@ import { diagnostic, type Diagnostic, type Location, type Span } from '../diagno
 import { excerpt, quote } from '../text/quote';
 import type { Limits } from '../input/limits';
 import type { Sort, SortKey } from './ast';
-import { filterParser, filterSortLexer, pathOf } from './parser';
+import { filterParser, filterSortLexer, pathOf } from './grammar';
 import { PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
 
 /**
