@@ -132,6 +132,9 @@ export default defineConfig([
     // No bundler reads this file after us: whitespace can go too.
     minifyWhitespace: minify,
     format: ['esm'],
+    // One file: the checker that a schema's validate loads on first use (a dynamic import)
+    // is bundled in, not split into chunks beside the command.
+    splitting: false,
     clean: false,
     banner: { js: '#!/usr/bin/env node' },
     onSuccess: async () => slimMap('dist/cli.js.map'),

@@ -43,8 +43,8 @@ export {
   type SchemaSpec,
   type SortPath,
 } from './schema/define';
-// The main entry's schemas are also Standard Schema validators: defineSchema and the
-// catalog come with their ~standard face (schema/standard.ts).
+// Every schema is also a Standard Schema validator: defineSchema and the catalog come with
+// their ~standard face (standard/standard.ts), as from qsfilter/client.
 export {
   defineSchema,
   withStandard,
@@ -61,7 +61,7 @@ export {
   type StandardProps,
   type StandardResult,
   type StandardSchema,
-} from './schema/standard';
+} from './standard/standard';
 export { DEPOSIT_LINE_MEMO_REMOVED, type ResourceName } from './schema/catalog';
 export {
   openApiParameters,

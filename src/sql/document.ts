@@ -1,6 +1,7 @@
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, DateTest, NumberTest } from '../filter/filter';
 import { MAX_MS as END_MS, MIN_MS as FIRST_MS } from '../values/date';
+import { isFieldName } from '../syntax/path';
 import { quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
 import { roundingInterval } from './rounding';
@@ -34,11 +35,9 @@ export function documentCondition(target: DocumentTarget, condition: Condition, 
   return `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${list}) = 'array' THEN ${list} END) AS elements(element) WHERE ${tests})`;
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** A property name as a SQL string literal. Schema names are plain identifiers, so it never needs escaping. */
+/** A property name as a SQL string literal. A field name (reference §3) is a plain identifier, so it never needs escaping. */
 export function key(name: string): string {
-  if (!NAME.test(name)) throw new TypeError(`toSql: ${JSON.stringify(name)} is not a field name of a checked filter.`);
+  if (!isFieldName(name)) throw new TypeError(`toSql: ${JSON.stringify(name)} is not a field name of a checked filter.`);
   return `'${name}'`;
 }
 
