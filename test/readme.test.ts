@@ -284,7 +284,7 @@ const commands = blocks.filter((b) => b.info === '').flatMap(commandsOf);
 
 /**
  * Commands the test does not run: the example server's start, whose banner names the
- * machine's port and database (test/server/start.test.ts starts it and reads that banner).
+ * machine's port and database (test/examples/server/start.test.ts starts it and reads that banner).
  */
 const NOT_RUN = [/^(\w+=\S+ )*npm start$/];
 

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPlayground } from '../../examples/playground/build';
-import { CHROMIUM_PATH, launchChromium } from '../../examples/playground/browser';
-import { buildApp } from '../../examples/server/app';
-import { sampleData } from '../../examples/server/data/sample';
-import { PLAYGROUND_CSP } from '../../examples/server/routes/playground';
-import { openStore } from '../../examples/server/store/open';
-import { query, vendors } from '../../src/index';
+import { buildPlayground } from '../../../examples/playground/build';
+import { CHROMIUM_PATH, launchChromium } from '../../../examples/playground/browser';
+import { buildApp } from '../../../examples/server/app';
+import { sampleData } from '../../../examples/server/data/sample';
+import { PLAYGROUND_CSP } from '../../../examples/server/routes/playground';
+import { openStore } from '../../../examples/server/store/open';
+import { query, vendors } from '../../../src/index';
 
 /**
  * The playground in a real browser (Debian's chromium, driven by playwright-core), served

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getProblem, startServer, type TestServer } from '../support/server';
+import { getProblem, startServer, type TestServer } from '../../support/server';
 
 let server: TestServer;
 beforeAll(async () => {

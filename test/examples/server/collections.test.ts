@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleData } from '../../examples/server/data/sample';
-import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../support/server';
+import { sampleData } from '../../../examples/server/data/sample';
+import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../../support/server';
 
 // The oracle: the same sample data, filtered by hand in plain JavaScript.
 const sample = sampleData();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LINES } from '../../examples/server/routes/deposits';
-import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../support/server';
-import { describeEachStore } from '../support/stores';
+import { MAX_LINES } from '../../../examples/server/routes/deposits';
+import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../../support/server';
+import { describeEachStore } from '../../support/stores';
 
 let server: TestServer;
 beforeAll(async () => {
