@@ -97,7 +97,7 @@ describe('POST /Deposit', () => {
   it('needs the connection in the query, as GET /deposits does', async () => {
     const response = await postDeposit({ lines: [{ amount: 1 }] }, 'application/json', 'businessName=Test%20Books');
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ errors: [{ code: 'MISSING_PARAMETER', parameter: 'serviceName' }] });
+    expect(await response.json()).toMatchObject({ errors: [{ code: 'MISSING_PARAMETER', param: 'serviceName' }] });
   });
 
   it('refuses a business name that POST /businesses would refuse: control characters, or too long', async () => {
