@@ -237,13 +237,12 @@ export function sortableFields(schema: Schema): Field[] {
 
 /** Paging with its defaults filled in: the API's page sizes. */
 function pagingOf(spec: PagingSpec): Paging {
-  const defaultLimit = spec.defaultLimit ?? DEFAULT_LIMIT;
-  return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(MAX_LIMIT, defaultLimit) };
+  const defaultLimit = spec.defaultLimit ?? API_PAGING.defaultLimit;
+  return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(API_PAGING.maxLimit, defaultLimit) };
 }
 
-/** The API's page sizes: 100 items when `limit` is not sent, at most 500. */
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 500;
+/** The API's page sizes, the defaults of `paging`: 100 items when `limit` is not sent, at most 500. */
+export const API_PAGING = { defaultLimit: 100, maxLimit: 500 } as const satisfies Paging;
 
 // ---------------------------------------------------------------- the checks of defineSchema
 

@@ -4,29 +4,16 @@ import { excerpt, quote } from '../text/quote';
 import type { Clause, Path } from './ast';
 import { filterParser, pathOf } from './grammar';
 import { addProblem, type Layout, type ParsedParam } from './parsed';
-import { PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
+import { PATH_HINT, pathProblem, reservedNames } from './path';
 import { BadEscape, CloseQuote, OpenQuote, Operator, Semi } from './tokens';
 
 // The error path of parsing: a parameter that did not parse as part of the whole query is
 // gone over on its own, key and clause by clause, to say exactly what is wrong with it.
 
 /** One `INVALID_PATH` per reserved name in the path. */
-export function reservedNames(filter: ParsedParam, path: Path, max: number): void {
-  for (const name of path.names) {
-    if (RESERVED_NAMES.has(name.value)) {
-      addProblem(
-        filter,
-        max,
-        diagnostic(
-          'INVALID_PATH',
-          `Parameter ${quote(filter.key)} uses the name ${quote(name.value)}, which is never a field.`,
-          { param: filter.key, in: 'key', text: filter.key },
-          name.span,
-          'Filter on the fields of the resource; "__proto__", "constructor" and "prototype" are refused everywhere.',
-        ),
-      );
-    }
-  }
+export function addReservedNames(filter: ParsedParam, path: Path, max: number): void {
+  const problems = reservedNames(path, { param: filter.key, in: 'key', text: filter.key }, 'Filter on');
+  if (problems !== undefined) for (const d of problems) addProblem(filter, max, d);
 }
 
 /**
@@ -38,7 +25,7 @@ export function checkKey(filter: ParsedParam, max: number): void {
   if (problem !== undefined) return addProblem(filter, max, problem);
   const path = pathOf(filter.key, filter.key.length);
   const before = filter.problems?.length ?? 0;
-  reservedNames(filter, path, max);
+  addReservedNames(filter, path, max);
   if ((filter.problems?.length ?? 0) === before) filter.path = path;
 }
 

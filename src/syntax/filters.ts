@@ -1,6 +1,6 @@
 import type { Limits } from '../input/limits';
 import type { Param } from './ast';
-import { checkKey, explainParam, reservedNames } from './explain';
+import { addReservedNames, checkKey, explainParam } from './explain';
 import { filterLexer, filterParser } from './grammar';
 import { addProblem, type Layout, type ParsedParam } from './parsed';
 import { checkTokenLimits } from './token-limits';
@@ -46,6 +46,6 @@ export function parseFilters(filters: ParsedParam[], limits: Limits): void {
 
 /** Takes a parameter that parsed as part of the whole query, unless a name in its path is reserved. */
 function accept(filter: ParsedParam, param: Param, max: number): void {
-  reservedNames(filter, param.path, max);
+  addReservedNames(filter, param.path, max);
   if (filter.problems === undefined) filter.param = param;
 }

@@ -1,5 +1,7 @@
 import { type Span } from '../diagnostics/diagnostic';
+import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic';
 import { quote } from '../text/quote';
+import type { Path } from './ast';
 
 // Dot paths (reference §3), in filter keys and in sort keys alike: `name *( "." name )`.
 
@@ -58,3 +60,24 @@ function isNameChar(c: number): boolean {
 export const PATH_HINT =
   'A path is names joined by dots (customerRef.id); a name starts with a letter or "_" and holds letters, digits and "_".';
 
+/**
+ * One `INVALID_PATH` per reserved name in a path (`__proto__.x`), for a filter key and a
+ * sort key alike: `where` says which, `use` what the hint suggests instead. `undefined`
+ * when there is none: every parameter that parses comes through here, and allocates nothing.
+ */
+export function reservedNames(path: Path, where: Location, use: 'Filter on' | 'Sort by'): Diagnostic[] | undefined {
+  let problems: Diagnostic[] | undefined;
+  for (const name of path.names) {
+    if (!RESERVED_NAMES.has(name.value)) continue;
+    (problems ??= []).push(
+      diagnostic(
+        'INVALID_PATH',
+        `Parameter ${quote(where.param)} uses the name ${quote(name.value)}, which is never a field.`,
+        where,
+        name.span,
+        `${use} the fields of the resource; "__proto__", "constructor" and "prototype" are refused everywhere.`,
+      ),
+    );
+  }
+  return problems;
+}

@@ -3,7 +3,7 @@ import { excerpt, quote } from '../text/quote';
 import type { Limits } from '../input/limits';
 import type { Sort, SortKey } from './ast';
 import { filterParser, filterSortLexer, pathOf } from './grammar';
-import { PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
+import { PATH_HINT, pathProblem, reservedNames } from './path';
 
 /**
  * The outcome of reading one sort parameter: its node, or every problem of it and the
@@ -62,18 +62,8 @@ export function readSort(key: string, value: string, limits: Limits, example: So
   const seen = new Set<string>();
   for (const sortKey of keys) {
     const path = sortKey.path.names.map((n) => n.value).join('.');
-    for (const name of sortKey.path.names) {
-      if (!RESERVED_NAMES.has(name.value)) continue;
-      problems.push(
-        diagnostic(
-          'INVALID_PATH',
-          `Parameter ${quote(key)} uses the name ${quote(name.value)}, which is never a field.`,
-          where,
-          name.span,
-          'Sort by the fields of the resource; "__proto__", "constructor" and "prototype" are refused everywhere.',
-        ),
-      );
-    }
+    const reserved = reservedNames(sortKey.path, where, 'Sort by');
+    if (reserved !== undefined) problems.push(...reserved);
     if (seen.has(path)) {
       problems.push(
         diagnostic(
