@@ -80,3 +80,16 @@ const RESULT_HINT = 'This is a Result: check result.ok, then pass result.value.'
 export function resultHint(value: unknown): string | undefined {
   return isObject(value) && typeof value.ok === 'boolean' ? RESULT_HINT : undefined;
 }
+
+/**
+ * Checks a `params` option of `fn`: an array or Set of names. A pass-through value is
+ * stored under its key, where "__proto__" would not be stored at all.
+ */
+export function checkParamsOption(fn: string, keys: unknown): void {
+  if (keys === undefined) return;
+  if (!Array.isArray(keys) && !(keys instanceof Set)) wrongArgument(fn, '"params"', 'an array or Set of parameter names', keys);
+  for (const key of keys as Iterable<unknown>) {
+    if (typeof key !== 'string') wrongArgument(fn, 'each of "params"', 'a parameter name', key);
+    if (key === '__proto__') throw new TypeError(`${fn}: "__proto__" cannot be a pass-through parameter.`);
+  }
+}

@@ -1,10 +1,10 @@
-import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { checkOptions, checkParamsOption, wrongArgument } from '../arguments/arguments';
 import type { Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits } from '../input/limits';
 import type { Schema } from '../schema/define';
 import type { ParseOptions } from '../syntax/parse';
-import { checkParamsOption, parseParams } from '../syntax/params';
+import { parseParams } from '../syntax/params';
 import { expectSchema } from '../schema/guard';
 import type { Filter } from '../filter/filter';
 import { sortExample } from './sort';

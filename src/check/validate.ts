@@ -1,11 +1,11 @@
-import { checkOptions } from '../arguments/arguments';
+import { checkOptions, checkParamsOption } from '../arguments/arguments';
 import { capDiagnostics, diagnostic, MAX_DIAGNOSTICS, omission, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { nameList, quote } from '../text/quote';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams, type Sort } from '../syntax/ast';
 import type { ParseOptions } from '../syntax/parse';
 import type { ParsedParam } from '../syntax/parsed';
-import { checkParamsOption, sortOutAst } from '../syntax/params';
+import { sortOutAst } from '../syntax/params';
 import { expectAst } from '../syntax/guard';
 import { expectSchema } from '../schema/guard';
 import { conditionOf } from '../filter/condition';

@@ -1,4 +1,3 @@
-import { wrongArgument } from '../arguments/arguments';
 import { omission } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import type { Limits } from '../input/limits';
@@ -120,19 +119,6 @@ const EMPTY_KEYS: readonly string[] = [];
 
 /** Pass-through keys as given: an array (a short one: a scan is cheaper than building a Set per call) or a Set. */
 export type Keys = readonly string[] | ReadonlySet<string>;
-
-/**
- * Checks a `params` option of `fn`: an array or Set of names. A pass-through value is
- * stored under its key, where "__proto__" would not be stored at all.
- */
-export function checkParamsOption(fn: string, keys: unknown): void {
-  if (keys === undefined) return;
-  if (!Array.isArray(keys) && !(keys instanceof Set)) wrongArgument(fn, '"params"', 'an array or Set of parameter names', keys);
-  for (const key of keys as Iterable<unknown>) {
-    if (typeof key !== 'string') wrongArgument(fn, 'each of "params"', 'a parameter name', key);
-    if (key === '__proto__') throw new TypeError(`${fn}: "__proto__" cannot be a pass-through parameter.`);
-  }
-}
 
 function isPassThrough(keys: Keys, key: string): boolean {
   return Array.isArray(keys) ? (keys as readonly string[]).includes(key) : (keys as ReadonlySet<string>).has(key);

@@ -1,9 +1,9 @@
-import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { checkOptions, checkParamsOption, wrongArgument } from '../arguments/arguments';
 import { capDiagnostics, type Diagnostic, type Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
 import type { FilterAst, Param, Sort } from './ast';
-import { checkParamsOption, defaultSortParam, parseParams } from './params';
+import { defaultSortParam, parseParams } from './params';
 import { isParamName } from './path';
 
 /** Options of `parse` (and of `check`, which passes them on). */
@@ -24,7 +24,7 @@ export interface ParseOptions {
 }
 
 /** The keys of `ParseOptions`, for the check of the options argument. */
-export const PARSE_OPTIONS = ['limits', 'params', 'sortParam'] as const;
+const PARSE_OPTIONS = ['limits', 'params', 'sortParam'] as const;
 
 /**
  * Parses a query into its syntax tree. Never throws: every problem of every parameter

@@ -10,7 +10,7 @@ import { PATH_HINT, pathProblem, reservedNames } from './path';
  * node of the keys that are well-formed (`partial`), which a validator can still check
  * against a schema, so that all problems of the parameter come out at once.
  */
-export type SortOutcome =
+type SortOutcome =
   | { readonly sort: Sort; readonly problems?: undefined; readonly partial?: undefined }
   | { readonly sort?: undefined; readonly problems: Diagnostic[]; readonly partial: Sort };
 

@@ -5,7 +5,7 @@
  */
 
 /** Characters of user text quoted in a message or hint, at most (reference §12). */
-export const MAX_QUOTED = 64;
+const MAX_QUOTED = 64;
 
 /**
  * Quotes user text for a message, as it was typed: a backslash stays one backslash
@@ -68,7 +68,7 @@ function escapeUnits(c: string): string {
 }
 
 /** Names listed in a hint, at most: a schema's fields are not bounded by the query, and a hint must be (reference §12). */
-export const MAX_LISTED = 32;
+const MAX_LISTED = 32;
 
 /**
  * Names from the schema for a hint, joined by ", ": the first `max`, each cut at 64
