@@ -95,6 +95,23 @@ const PUBLIC_ENTRIES = {
   hono: 'src/integrations/hono.ts',
 };
 
+/**
+ * A schema's validate loads the checker on first use (`import('../check/check')`, in
+ * src/standard/standard.ts). As ES modules, that import is a chunk of dist/. As CommonJS,
+ * where there are no chunks, it loads the main entry (`./index.cjs`, which exports
+ * `check`), rather than a copy of the checker and the parser in `client.cjs` and
+ * everything of `index.cjs` wrapped to be loaded lazily.
+ */
+const lazyCheckFromMainEntry: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'qsfilter-lazy-check',
+  setup(build) {
+    if (build.initialOptions.format !== 'cjs') return;
+    build.onResolve({ filter: /^\.\.\/check\/check$/ }, (args) =>
+      args.kind === 'dynamic-import' && /[\\/]src[\\/]standard[\\/]/.test(args.importer) ? { path: './index.cjs', external: true } : undefined,
+    );
+  },
+};
+
 /** The build-only entry that puts Chevrotain in a chunk of its own. */
 const CHEVROTAIN_ENTRY = 'chevrotain';
 
@@ -113,7 +130,7 @@ export default defineConfig([
       [CHEVROTAIN_ENTRY]: 'src/syntax/chevrotain.ts',
     },
     format: ['esm', 'cjs'],
-    esbuildPlugins: [mainEntryExternal],
+    esbuildPlugins: [mainEntryExternal, lazyCheckFromMainEntry],
     dts: { entry: PUBLIC_ENTRIES },
     metafile: true,
     // Both builds run at once and write to dist/: this one must not delete the other's output.
