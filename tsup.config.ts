@@ -129,6 +129,23 @@ const PUBLIC_ENTRIES = {
   hono: 'src/integrations/hono.ts',
 };
 
+/**
+ * A schema's validate loads the checker on first use (`import('../check/check')`, in
+ * src/standard/standard.ts). As ES modules, that import is a chunk of dist/. As CommonJS,
+ * where there are no chunks, it loads the main entry (`./index.cjs`, which exports
+ * `check`), rather than a copy of the checker and the parser in `client.cjs` and
+ * everything of `index.cjs` wrapped to be loaded lazily.
+ */
+const lazyCheckFromMainEntry: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'qsfilter-lazy-check',
+  setup(build) {
+    if (build.initialOptions.format !== 'cjs') return;
+    build.onResolve({ filter: /^\.\.\/check\/check$/ }, (args) =>
+      args.kind === 'dynamic-import' && /[\\/]src[\\/]standard[\\/]/.test(args.importer) ? { path: './index.cjs', external: true } : undefined,
+    );
+  },
+};
+
 /** The build-only entry that puts Chevrotain in a chunk of its own. */
 const CHEVROTAIN_ENTRY = 'chevrotain';
 
@@ -147,7 +164,7 @@ export default defineConfig([
       [CHEVROTAIN_ENTRY]: 'src/syntax/chevrotain.ts',
     },
     format: ['esm', 'cjs'],
-    esbuildPlugins: [mainEntryExternal, chevrotainUnused],
+    esbuildPlugins: [mainEntryExternal, chevrotainUnused, lazyCheckFromMainEntry],
     dts: { entry: PUBLIC_ENTRIES },
     metafile: true,
     // Both builds run at once and write to dist/: this one must not delete the other's output.
@@ -167,6 +184,9 @@ export default defineConfig([
     minifyWhitespace: minify,
     format: ['esm'],
     esbuildPlugins: [chevrotainUnused],
+    // One file: the checker that a schema's validate loads on first use (a dynamic import)
+    // is bundled in, not split into chunks beside the command.
+    splitting: false,
     clean: false,
     banner: { js: '#!/usr/bin/env node' },
     onSuccess: async () => slimMap('dist/cli.js.map'),

@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  * the example server on PGlite). They form the `servers` project, whose global setup starts the servers and finds the
  * browser; every other test is in `unit`, which starts nothing (`npm run test:unit`).
  */
-const NEEDS_SERVERS = ['test/sql/**/*.test.ts', 'test/server/**/*.test.ts', 'test/playground/**/*.test.ts', 'test/docs.test.ts'];
+const NEEDS_SERVERS = ['test/sql/**/*.test.ts', 'test/examples/**/*.test.ts', 'test/docs.test.ts'];
 
 export default defineConfig({
   test: {

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import type { ISerializedGast } from 'chevrotain';
 import { COMPARISON_OPERATORS } from '../src/syntax/ast';
-import { FilterParser } from '../src/syntax/parser';
+import { FilterParser } from '../src/syntax/grammar';
 
 /** Where the page is checked in. */
 export const DIAGRAMS_PATH = fileURLToPath(new URL('./diagrams.html', import.meta.url));

@@ -43,8 +43,8 @@ export {
   type SchemaSpec,
   type SortPath,
 } from './schema/define';
-// The main entry's schemas are also Standard Schema validators: defineSchema and the
-// catalog come with their ~standard face (schema/standard.ts).
+// Every schema is also a Standard Schema validator: defineSchema and the catalog come with
+// their ~standard face (standard/standard.ts), as from qsfilter/client.
 export {
   defineSchema,
   withStandard,
@@ -61,7 +61,7 @@ export {
   type StandardProps,
   type StandardResult,
   type StandardSchema,
-} from './schema/standard';
+} from './standard/standard';
 export { DEPOSIT_LINE_MEMO_REMOVED, type ResourceName } from './schema/catalog';
 export {
   openApiParameters,
@@ -77,11 +77,11 @@ export {
   type SchemaFromJsonSchema,
   type UnmappedProperty,
 } from './schema/json-schema';
-export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './check/filter';
+export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './filter/filter';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
-export { format } from './check/format';
+export { format } from './filter/format';
 export { compile, generatedSource, type CompileOptions, type Predicate } from './eval/compile';
 export { sortItems, type SortOptions } from './eval/sort';
 export {

@@ -68,7 +68,8 @@ const cases: [string, () => unknown, RegExp][] = [
   ['validate: a schema spec', () => validate(ast, spec as never), /^validate: the schema must be a schema made by defineSchema\(\)/],
   ['validate: a hand-built tree with a bad operator', () => validate({ ...ast, filters: [{ ...ast.filters[0]!, clauses: [{ ...ast.filters[0]!.clauses[0]!, operator: 'ge' as never }] }] }, vendors), /^validate: filters\[0\]\.clauses\[0\] must be a Clause node with an operator \(eq, gt, gte, lt, lte\), not an object\.$/],
   ['validate: a Param without a path', () => validate({ ...ast, filters: [{ ...ast.filters[0]!, path: undefined as never }] }, vendors), /^validate: filters\[0\]\.path must be a Path node/],
-  ['validate: an unknown option', () => validate(ast, vendors, { limits: {} } as never), /^validate: unknown option "limits"; the options are params\.$/],
+  ['validate: an unknown option', () => validate(ast, vendors, { limit: {} } as never), /^validate: unknown option "limit"; the options are params, limits\.$/],
+  ['validate: a misspelt limit', () => validate(ast, vendors, { limits: { maxClause: 1 } as never }), /^validate: unknown limit "maxClause"; the limits are /],
   // format
   ['format: a failed parse', () => format((parse('a=') as { value?: never }).value as never), /^format: its argument must be a Filter \(the value of a successful check\(\)\) or a syntax tree \(of parse\(\)\), not undefined\.$/],
   ['format: a Result', () => format(check('vendorName=a', vendors) as never), /This is a Result: check result\.ok, then pass result\.value\.$/],

@@ -25,6 +25,17 @@ export const CHEVROTAIN_MARK = 'Redundant input, expecting EOF';
 export const CLIENT_APP = `import { query, literal, invoices } from 'qsfilter/client';
 console.log(query(invoices).where('totalAmount', 'gte', 100).where('customerRef.id', 'eq', literal('42')).toString());`;
 
+/**
+ * A browser module of a client that defines its own schema (from the main entry) and
+ * builds queries (from `qsfilter/client`), and pre-checks a query only when asked: the
+ * parser must load then, not before.
+ */
+export const DEFINE_AND_QUERY_APP = `import { defineSchema } from 'qsfilter';
+import { query } from 'qsfilter/client';
+const schema = defineSchema({ fields: { amount: { type: 'number', sortable: true }, name: 'string' } });
+console.log(query(schema).where('amount', 'gte', 100).orderBy('amount', 'desc').toString());
+document.querySelector('form')?.addEventListener('submit', async () => console.log(await schema['~standard'].validate(location.search)));`;
+
 /** A pre-check in the browser: `check` + one catalog schema, from the main entry. */
 export const CHECK_APP = `import { check, invoices } from 'qsfilter';
 console.log(check(location.search, invoices));`;
@@ -44,12 +55,20 @@ export function importing(...names: string[]): string {
 /** What to leave out of a bundle: nothing, or Chevrotain (its chunk of `dist/`, or the package from `src/`). */
 export type LeaveOut = 'nothing' | 'chevrotain';
 
+/**
+ * What an app loads before it runs: its module bundled with what it imports statically.
+ * What it imports dynamically (a schema's validate loads the checker and the parser on
+ * first use) is left out, as a bundler that splits code leaves it to a chunk loaded when
+ * asked for; `lazy` names those imports.
+ */
 export interface Bundle {
   readonly text: string;
   readonly minified: number;
   readonly gzip: number;
-  /** The modules bundled, as esbuild's metafile names them. */
+  /** The modules with code in the bundle (tree-shaking left some of theirs), as esbuild's metafile names them. */
   readonly inputs: readonly string[];
+  /** The modules imported dynamically, left out: loaded only when asked for. */
+  readonly lazy: readonly string[];
 }
 
 /** A scratch app directory whose `node_modules/qsfilter` is this repository. */
@@ -96,6 +115,7 @@ export function gzipSize(text: string): number {
 }
 
 async function bundle(contents: string, resolveDir: string, plugins: Plugin[], external: string[] = []): Promise<Bundle> {
+  const lazy: string[] = [];
   const result = await build({
     stdin: { contents, resolveDir, loader: 'ts' },
     bundle: true,
@@ -105,11 +125,32 @@ async function bundle(contents: string, resolveDir: string, plugins: Plugin[], e
     write: false,
     metafile: true,
     external,
-    plugins,
+    plugins: [...plugins, leaveOutDynamicImports(lazy)],
     logLevel: 'silent',
   });
   const text = result.outputFiles[0]!.text;
-  return { text, minified: Buffer.byteLength(text), gzip: gzipSize(text), inputs: Object.keys(result.metafile.inputs) };
+  const [output] = Object.values(result.metafile.outputs);
+  const inputs = Object.entries(output!.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input);
+  return { text, minified: Buffer.byteLength(text), gzip: gzipSize(text), inputs, lazy };
+}
+
+/**
+ * A plugin that leaves what is imported dynamically out of the bundle, as an import, and
+ * records it: what loads later. (esbuild's own code splitting is no measure of it: it
+ * assigns a module to the chunks of every entry whose files reach it, used or not, so
+ * that a module the main entry re-exports lands in a chunk loaded up front.)
+ */
+function leaveOutDynamicImports(lazy: string[]): Plugin {
+  return {
+    name: 'qsfilter-leave-out-lazy',
+    setup(build) {
+      build.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        lazy.push(args.path);
+        return { path: args.path, external: true };
+      });
+    },
+  };
 }
 
 /** A plugin that leaves one file of `dist/` out of the bundle, as an import. */

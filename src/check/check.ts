@@ -1,11 +1,12 @@
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { checkOptions, checkParamsOption, wrongArgument } from '../arguments/arguments';
 import type { Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits } from '../input/limits';
 import type { Schema } from '../schema/define';
-import { checkParamsOption, parseParams, type ParseOptions } from '../syntax/parse';
-import { expectSchema } from './arguments';
-import type { Filter } from './filter';
+import type { ParseOptions } from '../syntax/parse';
+import { parseParams } from '../syntax/params';
+import { expectSchema } from '../schema/guard';
+import type { Filter } from '../filter/filter';
 import { sortExample } from './sort';
 import { FilterBuilder } from './validate';
 
@@ -46,11 +47,6 @@ export function check(input: QueryInput, schema: Schema, options?: CheckOptions)
   if (parsed.stopped !== undefined) return { ok: false, errors: [parsed.stopped] };
   // The options' pass-through keys too: a key among them whose value could not be read is not an unknown field.
   const builder = new FilterBuilder(schema, parsed.params, options?.params, limits.maxDiagnostics);
-  for (const filter of parsed.filters) {
-    if (filter.param !== undefined) builder.add(filter.param);
-    else if (filter.problems !== undefined) builder.reject(filter.problems, filter.path === undefined ? undefined : { key: filter.key, path: filter.path });
-    // A sort parameter's keys, all or the well-formed ones, are held against the schema either way.
-    if (filter.sort !== undefined) builder.sortBy(filter.sort);
-  }
+  builder.addAll(parsed.filters);
   return builder.result(caseInsensitive);
 }

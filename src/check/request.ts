@@ -1,7 +1,8 @@
-import { diagnostic, excerpt, quote, type Diagnostic, type Location } from '../diagnostics/diagnostic';
+import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic';
+import { excerpt, quote } from '../text/quote';
 import type { Paging, RequestParam, Schema } from '../schema/define';
 import type { PassThroughParams } from '../syntax/ast';
-import type { Page } from './filter';
+import type { Page } from '../filter/filter';
 import { dateValue, numberValue } from './values';
 
 /**

@@ -1,8 +1,9 @@
-import { diagnostic, nameList, quote, type Diagnostic, type Location } from '../diagnostics/diagnostic';
+import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic';
+import { nameList, quote } from '../text/quote';
 import { sortableFields, type Field, type Schema } from '../schema/define';
 import type { Sort } from '../syntax/ast';
 import { API_SORT_KEYS } from '../syntax/sort';
-import type { SortField } from './filter';
+import type { SortField } from '../filter/filter';
 import { closest } from './suggest';
 
 /**

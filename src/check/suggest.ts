@@ -22,7 +22,7 @@ export function closest(word: string, candidates: Iterable<string>): string | un
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   let previous2: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -1,14 +1,18 @@
-import { checkOptions } from '../diagnostics/arguments';
-import { capDiagnostics, diagnostic, MAX_DIAGNOSTICS, nameList, omission, quote, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { checkOptions, checkParamsOption } from '../arguments/arguments';
+import { capDiagnostics, diagnostic, MAX_DIAGNOSTICS, omission, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
+import { nameList, quote } from '../text/quote';
 import type { Field, FieldSpec, Schema } from '../schema/define';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams, type Sort } from '../syntax/ast';
-import { checkParamsOption, type ParseOptions } from '../syntax/parse';
-import { expectAst, expectSchema } from './arguments';
-import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from './filter';
+import type { ParseOptions } from '../syntax/parse';
+import type { ParsedParam } from '../syntax/parsed';
+import { sortOutAst } from '../syntax/params';
+import { expectAst } from '../syntax/guard';
+import { expectSchema } from '../schema/guard';
+import { conditionOf } from '../filter/condition';
+import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
 import { checkRequest } from './request';
 import { checkSort, sortExample } from './sort';
-import { DEFAULT_LIMITS } from '../input/limits';
-import { readSort, repeatedSort } from '../syntax/sort';
+import { resolveLimits } from '../input/limits';
 import { closest } from './suggest';
 import { dateValue, numberValue, OR_HINT } from './values';
 
@@ -19,6 +23,12 @@ export interface ValidateOptions {
    * option as `check`'s, for an AST parsed without knowing them.
    */
   readonly params?: ParseOptions['params'];
+  /**
+   * Overrides of the limits of reference §7, as `parse` and `check` take them: a parameter
+   * that the tree holds as a filter but the schema sorts by is read as sort keys under
+   * them (at most `maxClauses` keys), and at most `maxDiagnostics` problems are reported.
+   */
+  readonly limits?: ParseOptions['limits'];
 }
 
 /**
@@ -35,10 +45,13 @@ export interface ValidateOptions {
 export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptions): Result<Filter> {
   expectAst('validate', ast);
   expectSchema('validate', schema);
-  checkOptions('validate', options, ['params']);
+  checkOptions('validate', options, ['params', 'limits']);
   checkParamsOption('validate', options?.params);
-  const builder = new FilterBuilder(schema, ast.params, options?.params);
-  for (const param of ast.filters) builder.add(param);
+  const limits = resolveLimits(options?.limits, 'validate');
+  const passThrough = options?.params === undefined ? schema.params : [...schema.params, ...options.params];
+  const picked = sortOutAst(ast, passThrough, schema.sortParam, limits, () => sortExample(schema));
+  const builder = new FilterBuilder(schema, picked.params, options?.params, limits.maxDiagnostics);
+  builder.addAll(picked.filters);
   if (ast.sort !== undefined) builder.sortBy(ast.sort);
   return builder.result();
 }
@@ -54,10 +67,8 @@ export class FilterBuilder {
   private omitted = 0;
   private readonly conditions: Condition[] = [];
   private sort: SortField[] = [];
-  /** Whether the sort parameter was read: a second one is refused. */
-  private sorted = false;
   private readonly passThrough: ReadonlySet<string> | undefined;
-  private params: PassThroughParams;
+  private readonly params: PassThroughParams;
 
   constructor(
     private readonly schema: Schema,
@@ -69,23 +80,21 @@ export class FilterBuilder {
     this.passThrough = passThrough === undefined ? undefined : new Set(passThrough);
   }
 
-  /** Validates one parsed parameter, or passes it through when it is a request parameter. */
-  add(param: Param): void {
-    if (param.key === this.schema.sortParam) {
-      // Parsed as a filter (by a parse that named another sort parameter): read it as the sort it is.
-      this.params = withParam(this.params, param.key, param.value);
-      // A second one is refused, as parse refuses it.
-      const example = (): readonly string[] => sortExample(this.schema);
-      if (this.sorted) return this.reject([repeatedSort(param.key, param.value, example)]);
-      const outcome = readSort(param.key, param.value, DEFAULT_LIMITS, example);
-      if (outcome.problems !== undefined) this.reject(outcome.problems);
-      this.sortBy(outcome.sort ?? outcome.partial);
-      return;
+  /**
+   * Adds the parameters of a query in order (`parseParams`' or `sortOutAst`'s outcome): the
+   * parsed ones are validated, the problems of the others recorded, and the sort keys,
+   * all or the well-formed ones, are held against the schema either way.
+   */
+  addAll(parsed: readonly ParsedParam[]): void {
+    for (const entry of parsed) {
+      if (entry.param !== undefined) this.add(entry.param);
+      else if (entry.problems !== undefined) this.reject(entry.problems, entry.path === undefined ? undefined : { key: entry.key, path: entry.path });
+      if (entry.sort !== undefined) this.sortBy(entry.sort);
     }
-    if (this.isPassThrough(param.key)) {
-      this.params = withParam(this.params, param.key, param.value);
-      return;
-    }
+  }
+
+  /** Validates one parsed filter parameter against the schema. */
+  private add(param: Param): void {
     const field = resolveField(param, this.schema, this.errors);
     if (field !== undefined) {
       const condition = convert(param, field, this.errors);
@@ -111,7 +120,6 @@ export class FilterBuilder {
       );
       return;
     }
-    this.sorted = true;
     this.sort = checkSort(sort, this.schema, this.errors);
     this.trim();
   }
@@ -156,13 +164,6 @@ export class FilterBuilder {
     if (caseInsensitive !== undefined) filter.caseInsensitive = caseInsensitive;
     return { ok: true, value: filter };
   }
-}
-
-function withParam(params: PassThroughParams, key: string, value: string): PassThroughParams {
-  // Own properties only: a parameter named "toString" must not find Object.prototype's.
-  const previous = Object.hasOwn(params, key) ? params[key] : undefined;
-  const next = previous === undefined ? value : typeof previous === 'string' ? [previous, value] : [...previous, value];
-  return { ...params, [key]: next };
 }
 
 // ---------------------------------------------------------------- paths
@@ -291,13 +292,7 @@ function convert(param: Param, field: Field, errors: Diagnostic[]): Condition | 
       break;
   }
   if (errors.length !== before) return undefined;
-  // One object literal per shape, no spreads: check runs this for every parameter of every request.
-  const { type, path: fieldPath, array, names } = field;
-  const condition =
-    array === undefined
-      ? { type, key: param.key, field: fieldPath, path: names, tests }
-      : { type, key: param.key, field: fieldPath, array, path: names, tests };
-  return condition as Condition;
+  return conditionOf(field, param.key, tests);
 }
 
 function collect<T>(clauses: readonly Clause[], test: (clause: Clause) => T | undefined): T[] {

@@ -1,5 +1,6 @@
-import { diagnostic, excerpt, quote, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
-import { readDate, type DateProblem, type DateRange } from '../values/date';
+import { diagnostic, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import { excerpt, quote } from '../text/quote';
+import { DATE_PROBLEMS, readDate, type DateProblem, type DateRange } from '../values/date';
 import { readNumber, type NumberProblem } from '../values/number';
 
 /**
@@ -60,16 +61,6 @@ const NUMBER_HINTS: Record<NumberProblem, string> = {
   syntax: 'Write a number such as 100, -2.5 or 1.5e3: no spaces, no thousands separators, no leading zeros or "+".',
   range: 'Use a number within the range of a double (about ±1.8e308).',
   precision: 'Integers are compared exactly only up to ±9007199254740992 (2^53); use a value in that range.',
-};
-
-/** What a date that does not read is, as a parenthesis after the message: shared with the client's TypeErrors. */
-export const DATE_PROBLEMS: Record<DateProblem, string> = {
-  syntax: '',
-  calendar: ' (no such day or time)',
-  'offset-missing': ' (a date-time needs a time zone offset)',
-  'offset-space': ' (the offset has a space where its "+" should be)',
-  'offset-range': ' (no such time zone offset)',
-  range: ' (outside the years 0000 to 9999)',
 };
 
 const DATE_HINTS: Record<DateProblem, string> = {

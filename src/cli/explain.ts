@@ -1,6 +1,6 @@
-import type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from '../check/filter';
+import type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from '../filter/filter';
 import type { Operator } from '../syntax/ast';
-import { jsonQuote } from '../diagnostics/diagnostic';
+import { jsonQuote } from '../text/quote';
 import { formatDate } from '../values/date';
 
 /**

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { catalog, type ResourceName } from '../schema/catalog';
-import { defineSchema, type Schema } from '../schema/define';
+import type { Schema } from '../schema/define';
+import { defineSchema } from '../standard/standard';
 import { reason, UsageError } from './usage';
 
 /** The `--resource` and `--schema` options, as parsed. */

@@ -1,12 +1,12 @@
 /**
  * `qsfilter/client`: what a browser or another client needs to build queries that a
- * qsfilter server accepts, without the parser (reference §11). Pre-checking a query a person
- * typed needs `check`, from the main entry, which brings the parser along.
+ * qsfilter server accepts, without the parser (reference §11). A schema's
+ * `~standard.validate` pre-checks a query a person typed, loading the parser on its first
+ * call; `check`, from the main entry, brings the parser along from the start.
  */
 export { query, PATTERN_OPERATORS, WHERE_OPERATORS, type OperatorsOf, type ParamValue, type PatternOperator, type Query, type WhereOperator, type WhereValue } from './query';
 export { literal } from './literal';
 export {
-  defineSchema,
   type FieldPath,
   type FieldValueTypes,
   type InferFields,
@@ -16,5 +16,8 @@ export {
   type SchemaSpec,
   type SortPath,
 } from '../schema/define';
-export * from '../schema/catalog';
-export type { Filter } from '../check/filter';
+// The main entry's defineSchema and catalog: schemas that are Standard Schema validators
+// too, whose validate loads the parser on first use only (standard/standard.ts).
+export { defineSchema, balanceSheets, invoices, vendors, deposits, bills, connections, syncStatus, businesses, catalog } from '../standard/standard';
+export { DEPOSIT_LINE_MEMO_REMOVED, type ResourceName } from '../schema/catalog';
+export type { Filter } from '../filter/filter';

@@ -1,4 +1,4 @@
-import { describe } from '../diagnostics/arguments';
+import { describe } from '../arguments/arguments';
 import { formatClause } from '../syntax/format';
 
 /**

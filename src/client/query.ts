@@ -1,12 +1,12 @@
-import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from '../check/filter';
-import { formatChecked } from '../check/format';
-import { DATE_PROBLEMS } from '../check/values';
+import type { DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
+import { conditionOf } from '../filter/condition';
+import { formatChecked } from '../filter/format';
+import { DATE_PROBLEMS, type DateRange, formatDate, instantOf, readDate } from '../values/date';
 import { sortableFields, type Field, type FieldValueTypes, type InferFields, type InferParams, type InferSortable, type PagingSpec, type Schema, type SchemaSpec } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '../syntax/ast';
-import { formatDate, instantOf, readDate, type DateRange } from '../values/date';
 import { formatNumber } from '../values/number';
-import { expectSchema } from '../check/arguments';
-import { describe } from '../diagnostics/arguments';
+import { expectSchema } from '../schema/guard';
+import { describe } from '../arguments/arguments';
 import { sendable, shown } from './literal';
 
 /**
@@ -184,13 +184,7 @@ class QueryBuilder {
 
   toFilter(): Filter {
     const { schema, wheres, sort, limit, offset } = this.state;
-    const conditions = wheres.map(({ field, tests }) => {
-      const { type, path, names, array } = field;
-      // The shape validate gives a condition, so that the two deep-equal.
-      return (array === undefined
-        ? { type, key: path, field: path, path: names, tests: [...tests] }
-        : { type, key: path, field: path, array, path: names, tests: [...tests] }) as Condition;
-    });
+    const conditions = wheres.map(({ field, tests }) => conditionOf(field, field.path, [...tests]));
     // Request parameters as sent: the sort and the page are among them, as check keeps them.
     const params: Record<string, string> = { ...this.state.params };
     if (sort.length > 0) params[schema.sortParam] = sort.map((s) => (s.direction === 'desc' ? `-${s.key}` : s.key)).join(',');

@@ -1,12 +1,14 @@
 import type { DiagnosticCode } from './codes';
-import { checkOptions, expectDiagnostic, wrongArgument } from './arguments';
-import { capDiagnostics, cut, MAX_DIAGNOSTICS, type Diagnostic, type Span } from './diagnostic';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { expectDiagnostic } from './guard';
+import { capDiagnostics, MAX_DIAGNOSTICS, type Diagnostic, type Span } from './diagnostic';
+import { cut } from '../text/quote';
 
 /** One entry of the `errors` extension of a problem details body. */
 export interface ProblemError {
   readonly code: DiagnosticCode;
   /** The key as sent; past 64 characters, its first 64 and a `…`, as in messages (reference §12). */
-  readonly parameter?: string;
+  readonly param?: string;
   readonly message: string;
   readonly hint?: string;
   readonly in?: 'key' | 'value';
@@ -45,7 +47,7 @@ export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 /**
  * Turns diagnostics into an RFC 9457 problem details body for a 400 response, with an
- * `errors` extension listing each problem's code, parameter, message, hint and span.
+ * `errors` extension listing each problem's code, param (the parameter's key, as a Diagnostic names it), message, hint and span.
  * The body is bounded whatever the query: at most `maxDiagnostics` entries, each with
  * its user text cut as in messages.
  */
@@ -69,7 +71,7 @@ export function toProblemDetails(errors: readonly Diagnostic[], options?: Proble
     ...(options?.instance === undefined ? {} : { instance: options.instance }),
     errors: listed.map((d) => ({
       code: d.code,
-      ...(d.param === undefined ? {} : { parameter: cut(d.param) }),
+      ...(d.param === undefined ? {} : { param: cut(d.param) }),
       message: d.message,
       ...(d.hint === undefined ? {} : { hint: d.hint }),
       ...(d.in === undefined ? {} : { in: d.in }),

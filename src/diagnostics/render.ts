@@ -1,5 +1,7 @@
-import { checkOptions, expectDiagnostic, isObject, wrongArgument } from './arguments';
-import { cut, type Diagnostic, type Span } from './diagnostic';
+import { checkOptions, isObject, wrongArgument } from '../arguments/arguments';
+import { expectDiagnostic } from './guard';
+import { type Diagnostic, type Span } from './diagnostic';
+import { cut } from '../text/quote';
 
 /** How `formatDiagnostic` styles its parts. Each defaults to plain text; colour is the caller's choice. */
 export interface DiagnosticStyle {

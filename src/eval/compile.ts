@@ -1,22 +1,15 @@
-import type { Filter } from '../check/filter';
+import type { CaseOptions, Filter } from '../filter/filter';
 import { closurePredicate, type Predicate } from './closures';
 import { generate, generatedPredicate } from './codegen';
-import { expectFilter } from '../check/arguments';
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { expectFilter } from '../filter/guard';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
 import { planFilter } from './plan';
 
 /** A compiled filter (defined with the closures, which exist without code generation). */
 export type { Predicate };
 
-/** Options of `compile` (and, for `caseInsensitive`, of every back end that follows reference §5). */
-export interface CompileOptions {
-  /**
-   * Compare strings and ids, for equality and for `%` patterns, by their lower-case forms:
-   * the simple lower case of each code point (see `foldCase`), as Postgres's `lower()`
-   * under `pg_c_utf8` computes them, so the SQL back end means the same. When not given,
-   * the filter's own `caseInsensitive` applies (see `check`'s option), else `false`.
-   */
-  readonly caseInsensitive?: boolean;
+/** Options of `compile`: `caseInsensitive` as every back end takes it (reference §5), and `codegen`. */
+export interface CompileOptions extends CaseOptions {
   /**
    * Generate one function for the filter's shape (the default), under the rules of
    * reference §13; `false` evaluates with closures, which mean the same and generate no
@@ -55,7 +48,7 @@ export function compile(filter: Filter, options?: CompileOptions): Predicate {
  *
  * @throws TypeError as `compile` does.
  */
-export function generatedSource(filter: Filter, options?: Pick<CompileOptions, 'caseInsensitive'>): string {
+export function generatedSource(filter: Filter, options?: CaseOptions): string {
   const { caseInsensitive } = readOptions(options, 'generatedSource', ['caseInsensitive']);
   expectFilter('generatedSource', filter);
   return generate(planFilter(filter, caseInsensitive ?? filter.caseInsensitive === true).shape);

@@ -1,5 +1,5 @@
-import { dateBounds, numberBounds } from '../check/bounds';
-import type { Condition, Filter } from '../check/filter';
+import { dateBounds, numberBounds } from '../filter/bounds';
+import type { Condition, Filter } from '../filter/filter';
 import { foldCase } from '../values/case';
 import { nextDouble } from '../values/number';
 import { likeForm, likeOperands, type LikeForm } from './like';

@@ -1,14 +1,13 @@
-import { expectSort, resultHint } from '../check/arguments';
-import type { Filter, SortField } from '../check/filter';
-import { checkOptions, isObject, wrongArgument } from '../diagnostics/arguments';
+import { expectSort } from '../filter/guard';
+import { checkOptions, isObject, resultHint, wrongArgument } from '../arguments/arguments';
+import type { CaseOptions, Filter, SortField } from '../filter/filter';
 import { foldCase } from '../values/case';
 import { instantOf } from '../values/date';
 import { numberFromData } from '../values/number';
-import type { CompileOptions } from './compile';
 import { idText, own, ownElements } from './runtime';
 
 /** Options of `sortItems`: `caseInsensitive` of `compile`, with the same meaning (text is ordered by its folded form). */
-export type SortOptions = Pick<CompileOptions, 'caseInsensitive'>;
+export type SortOptions = CaseOptions;
 
 /**
  * Returns a new array of the items in the order the filter's sort asks for (reference §9),

@@ -1,5 +1,6 @@
-import { diagnostic, excerpt, quote, type Diagnostic, type Span } from '../diagnostics/diagnostic';
-import { describe } from '../diagnostics/arguments';
+import { diagnostic, type Diagnostic, type Span } from '../diagnostics/diagnostic';
+import { excerpt, quote } from '../text/quote';
+import { describe } from '../arguments/arguments';
 import type { Limits } from './limits';
 import { isUrl, queryRange } from './url';
 
@@ -13,7 +14,7 @@ export type QueryRecord = Readonly<Record<string, string | readonly string[] | u
 export type QueryInput = string | URL | URLSearchParams | QueryRecord;
 
 /** One `key=value` part of a query, decoded. */
-export interface RawParam {
+interface RawParam {
   /** The key decoded, or as sent when it could not be decoded. */
   readonly key: string;
   /** `undefined` when the part had no `=` at all. */
@@ -26,7 +27,7 @@ export interface RawParam {
  * The parts of a query in order, each decoded or with its problems; or, when a
  * whole-query limit was exceeded or the input is not a query at all, only that.
  */
-export type DecodedQuery =
+type DecodedQuery =
   | { readonly params: RawParam[]; readonly stopped?: undefined }
   | { readonly params?: undefined; readonly stopped: Diagnostic };
 

@@ -1,4 +1,4 @@
-import { isObject, wrongArgument } from '../diagnostics/arguments';
+import { isObject, wrongArgument } from '../arguments/arguments';
 
 /**
  * The limits of reference §7, each protecting the work after it and checked before that

@@ -1,4 +1,4 @@
-import { wrongArgument } from '../diagnostics/arguments';
+import { wrongArgument } from '../arguments/arguments';
 /**
  * The path and the query of a request URL, as sent: nothing decoded. `search` keeps its
  * leading `?` (or is empty), so that `check` always reads it as a query string, even one

@@ -2,7 +2,6 @@
 // imports the main entry instead of bundling a second copy of it (tsup.config.ts).
 import {
   check,
-  parse,
   PROBLEM_CONTENT_TYPE,
   splitRequestUrl,
   toProblemDetails,
@@ -13,8 +12,9 @@ import {
   type ProblemDetails,
   type ProblemOptions,
 } from '../index';
-import { expectSchema } from '../check/arguments';
-import { checkOptions, isObject, wrongArgument } from '../diagnostics/arguments';
+import { expectSchema } from '../schema/guard';
+import { checkOptions, checkParamsOption, isObject, wrongArgument } from '../arguments/arguments';
+import { resolveLimits } from '../input/limits';
 
 /**
  * What every server adapter takes: how to check (reference §7's limits, extra pass-through
@@ -79,14 +79,9 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument(who, '"caseInsensitive"', 'true or false', caseInsensitive);
   const parsing = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
   const checking: CheckOptions = caseInsensitive === undefined ? parsing : { ...parsing, caseInsensitive };
-  // Parsing an empty query once refuses bad limits now (a TypeError), not on some request;
-  // the mistake is in this adapter's options, so its message names the adapter.
-  try {
-    parse('', parsing);
-  } catch (error) {
-    if (error instanceof TypeError) throw new TypeError(error.message.replace(/^parse: /, `${who}: `));
-    throw error;
-  }
+  // Bad limits or pass-through keys are refused now (a TypeError that names the adapter), not on some request.
+  resolveLimits(limits, who);
+  checkParamsOption(who, params);
   const labels = (problem ?? {}) as ProblemLabels;
   return (schema, where) => {
     expectSchema(who, schema, where);

@@ -1,4 +1,4 @@
-import { indexSpec } from './define';
+import { API_PAGING, indexSpec } from './define';
 
 /**
  * The resources of the financial-data service, as schemas to check queries with.
@@ -90,8 +90,8 @@ function join<const A, const B, const C = unknown, const D = unknown>(a: A, b: B
   return Object.assign({}, a, b, c, d);
 }
 
-/** The API's paging: `limit` 100 by default, at most 500, and `offset`. */
-const PAGING = { defaultLimit: 100, maxLimit: 500 } as const;
+/** The API's paging (`limit` 100 by default, at most 500, and `offset`), written out in each spec. */
+const PAGING = API_PAGING;
 
 /**
  * `GET /balanceSheets`: the lines of a business's balance sheet reports.

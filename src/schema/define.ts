@@ -1,4 +1,4 @@
-import { isParamName, RESERVED_NAMES } from '../syntax/path';
+import { DEFAULT_SORT_PARAM, isFieldName, isParamName } from '../syntax/path';
 
 /** The scalar field types of reference §4. */
 export const SCALAR_TYPES = ['number', 'string', 'date'] as const;
@@ -182,18 +182,10 @@ export interface FieldValueTypes {
 }
 
 /**
- * Checks a schema spec and indexes its filterable paths, its request parameters, its
- * paging and its sort parameter. A malformed spec is a programmer error: it throws a
- * `TypeError` that says what is wrong.
- */
-export function defineSchema<const S extends SchemaSpec>(spec: S): Schema<S> {
-  checkSpec(spec);
-  return indexSpec(spec);
-}
-
-/**
- * The schema of a spec known to be well-formed: `defineSchema` without the checks. The
- * catalog's schemas are built with it, so that an app that imports one bundles neither
+ * Indexes a schema spec, known to be well-formed (`checkSpec`): its filterable paths, its
+ * request parameters, its paging and its sort parameter. `defineSchema` (`standard/`)
+ * checks the spec first and adds the Standard Schema face. The catalog's schemas are
+ * built with it alone, so that an app that imports one bundles neither
  * the checks nor their messages (README "Clients"); `test/schema/catalog.test.ts`
  * holds each of them equal to what `defineSchema` makes of its spec.
  */
@@ -216,8 +208,6 @@ export function indexSpec<const S extends SchemaSpec>(spec: S): Schema<S> {
   return Object.freeze(spec.paging === undefined ? schema : { ...schema, paging: pagingOf(spec.paging) });
 }
 
-/** The sort parameter of a spec that names none: the API's. */
-const DEFAULT_SORT_PARAM = 'orderBy';
 
 function indexField(fields: Map<string, Field>, name: string, spec: FieldSpec | ElementFieldSpec, array: { name: string; removed?: string } | undefined): void {
   const where = array === undefined ? name : `${array.name}.${name}`;
@@ -240,25 +230,24 @@ function indexField(fields: Map<string, Field>, name: string, spec: FieldSpec | 
   }
 }
 
-/** Paging with its defaults filled in: the API's page sizes. */
 /** The fields a schema sorts by, in the spec's order (reference §9). */
 export function sortableFields(schema: Schema): Field[] {
   return [...schema.fields.values()].filter((f) => f.sortable);
 }
 
+/** Paging with its defaults filled in: the API's page sizes. */
 function pagingOf(spec: PagingSpec): Paging {
-  const defaultLimit = spec.defaultLimit ?? DEFAULT_LIMIT;
-  return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(MAX_LIMIT, defaultLimit) };
+  const defaultLimit = spec.defaultLimit ?? API_PAGING.defaultLimit;
+  return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(API_PAGING.maxLimit, defaultLimit) };
 }
 
-/** The API's page sizes: 100 items when `limit` is not sent, at most 500. */
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 500;
+/** The API's page sizes, the defaults of `paging`: 100 items when `limit` is not sent, at most 500. */
+export const API_PAGING = { defaultLimit: 100, maxLimit: 500 } as const satisfies Paging;
 
 // ---------------------------------------------------------------- the checks of defineSchema
 
-/** Throws the `TypeError` of the first thing wrong with a spec, in the order it is written. */
-function checkSpec(spec: unknown): asserts spec is SchemaSpec {
+/** Throws the `TypeError` of the first thing wrong with a spec (as `defineSchema`), in the order it is written. */
+export function checkSpec(spec: unknown): asserts spec is SchemaSpec {
   if (typeof spec !== 'object' || spec === null) fail('a schema spec must be an object with "fields"');
   const given = spec as { fields?: unknown; params?: unknown; paging?: unknown; sortParam?: unknown };
   if (given.fields instanceof Map) fail('this is already a schema: use it as it is');
@@ -324,7 +313,7 @@ function checkPaging(spec: unknown): void {
 
 function checkField(name: string, spec: unknown, array: string | undefined): void {
   const where = array === undefined ? name : `${array}.${name}`;
-  if (!NAME.test(name) || RESERVED_NAMES.has(name)) fail(`"${where}" is not a field name (letters, digits and "_", not starting with a digit)`);
+  if (!isFieldName(name)) fail(`"${where}" is not a field name (letters, digits and "_", not starting with a digit)`);
   const normalized = typeof spec === 'string' ? { type: spec } : spec;
   if (typeof normalized !== 'object' || normalized === null) fail(`field "${where}" must be a type name or an object with "type"`);
   const { type, removed, of, sortable } = normalized as { type?: unknown; removed?: unknown; of?: unknown; sortable?: unknown };
@@ -347,7 +336,6 @@ function checkField(name: string, spec: unknown, array: string | undefined): voi
   }
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SPEC_KEYS = ['fields', 'params', 'paging', 'sortParam'];
 const FIELD_KEYS = ['type', 'removed', 'sortable'];
 const ARRAY_KEYS = ['type', 'of', 'removed', 'sortable'];

@@ -1,4 +1,4 @@
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
 import { isFieldName, RESERVED_NAMES } from '../syntax/path';
 import type { ElementFieldSpec, FieldSpec, ScalarType, SchemaSpec } from './define';
 

@@ -1,5 +1,5 @@
-import { expectSchema } from '../check/arguments';
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
+import { expectSchema } from './guard';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
 import { PROBLEM_CONTENT_TYPE } from '../diagnostics/problem';
 import { OPERATORS, type Operator } from '../syntax/ast';
@@ -239,7 +239,7 @@ const PROBLEM_SCHEMA: JsonSchema = {
         properties: {
           // A copy, made by a call marked pure: a spread would keep this schema in every bundle.
           code: { enum: /* @__PURE__ */ DIAGNOSTIC_CODES.slice() },
-          parameter: { type: 'string', description: 'The key as sent.' },
+          param: { type: 'string', description: 'The key of the parameter, as sent.' },
           message: { type: 'string' },
           hint: { type: 'string', description: 'How to fix it.' },
           in: { enum: ['key', 'value'] },

@@ -1,6 +1,7 @@
-import { dateBounds, numberBounds } from '../check/bounds';
-import type { Condition, DateTest, NumberTest } from '../check/filter';
+import { dateBounds, numberBounds } from '../filter/bounds';
+import type { Condition, DateTest, NumberTest } from '../filter/filter';
 import { MAX_MS as END_MS, MIN_MS as FIRST_MS } from '../values/date';
+import { isFieldName } from '../syntax/path';
 import { quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
 import { roundingInterval } from './rounding';
@@ -26,36 +27,50 @@ export interface DocumentTarget {
  * same element.
  */
 export function documentCondition(target: DocumentTarget, condition: Condition, text: TextComparison, params: Parameters): string {
-  const column = quoteIdentifier(target.document, 'the document column');
-  const document = target.table === undefined ? column : `${quoteQualified(target.table, 'the table')}.${column}`;
+  const document = documentColumn(target);
   if (condition.array === undefined) return valueTests(document, condition, text, params);
   const list = `${document}->${key(condition.array)}`;
   const tests = valueTests('element', condition, text, params);
   return `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${list}) = 'array' THEN ${list} END) AS elements(element) WHERE ${tests})`;
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** A property name as a SQL string literal. Schema names are plain identifiers, so it never needs escaping. */
-export function key(name: string): string {
-  if (!NAME.test(name)) throw new TypeError(`toSql: ${JSON.stringify(name)} is not a field name of a checked filter.`);
+/** A property name as a SQL string literal. A field name (reference §3) is a plain identifier, so it never needs escaping. */
+function key(name: string): string {
+  if (!isFieldName(name)) throw new TypeError(`toSql: ${JSON.stringify(name)} is not a field name of a checked filter.`);
   return `'${name}'`;
 }
 
-function valueTests(source: string, condition: Condition, text: TextComparison, params: Parameters): string {
-  const names = condition.path.map(key);
+/** The document column, qualified by its table when the target names one. */
+export function documentColumn(target: DocumentTarget): string {
+  const column = quoteIdentifier(target.document, 'the document column');
+  return target.table === undefined ? column : `${quoteQualified(target.table, 'the table')}.${column}`;
+}
+
+/**
+ * The value at a path of property names in a `jsonb` source, as the filters and the sort
+ * keys read it: as jsonb (for its type) and as text (the string itself, or a number's digits).
+ */
+export function valueAt(source: string, path: readonly string[]): { readonly json: string; readonly raw: string } {
+  const names = path.map(key);
   const last = names.length - 1;
   const parent = [source, ...names.slice(0, last)].join('->');
-  // The value as jsonb (for its type) and as text (the string itself, or a number's digits).
-  const json = `${parent}->${names[last]}`;
-  const raw = `${parent}->>${names[last]}`;
+  return { json: `${parent}->${names[last]}`, raw: `${parent}->>${names[last]}` };
+}
+
+/** A string value's text; NULL for any other JSON type. */
+export function stringValue(json: string, raw: string): string {
+  return `CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`;
+}
+
+function valueTests(source: string, condition: Condition, text: TextComparison, params: Parameters): string {
+  const { json, raw } = valueAt(source, condition.path);
   switch (condition.type) {
     case 'number':
       return `${numberValue(json, raw)} <@ ${numberRange(condition.tests, params)}`;
     case 'date':
       return `${instantValue(raw)} <@ ${instantRange(condition.tests, params)}`;
     case 'string':
-      return textTests(`CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`, condition.tests, text, params).join(' AND ');
+      return textTests(stringValue(json, raw), condition.tests, text, params).join(' AND ');
     case 'id':
       return textTests(idValue(json, raw), condition.tests, text, params).join(' AND ');
   }

@@ -1,5 +1,5 @@
-import type { SortField } from '../check/filter';
-import { END_MS, FIRST_MS, idValue, instantValue, key, numberValue, OVERFLOW, TINY_INVERSE, type DocumentTarget } from './document';
+import type { SortField } from '../filter/filter';
+import { documentColumn, END_MS, FIRST_MS, idValue, instantValue, numberValue, OVERFLOW, stringValue, TINY_INVERSE, valueAt, type DocumentTarget } from './document';
 import { quoteIdentifier, quoteQualified } from './identifier';
 import { column, MAX_DOUBLE, qualify, type RelationalTarget } from './relational';
 import { foldText, type TextComparison } from './text';
@@ -43,12 +43,7 @@ function relationalKey(target: RelationalTarget, table: string | undefined, fiel
 
 /** A sort key on a `jsonb` document, read as the filters read it (a number by the double it rounds to, see `doubleRank`). */
 function documentKey(target: DocumentTarget, field: SortField, text: TextComparison): string {
-  const column = quoteIdentifier(target.document, 'the document column');
-  const document = target.table === undefined ? column : `${quoteQualified(target.table, 'the table')}.${column}`;
-  const names = field.path.map(key);
-  const parent = [document, ...names.slice(0, -1)].join('->');
-  const json = `${parent}->${names[names.length - 1]}`;
-  const raw = `${parent}->>${names[names.length - 1]}`;
+  const { json, raw } = valueAt(documentColumn(target), field.path);
   switch (field.type) {
     case 'number':
       return doubleRank(numberValue(json, raw));
@@ -56,7 +51,7 @@ function documentKey(target: DocumentTarget, field: SortField, text: TextCompari
       // An instant the date syntax cannot denote (an offset beyond year 0000 or 9999) is no date, as in `readDate`.
       return `(SELECT CASE WHEN t >= ${FIRST_MS} AND t < ${END_MS} THEN t END FROM (SELECT ${instantValue(raw)} AS t OFFSET 0) AS instant)`;
     case 'string':
-      return textKey(`CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`, text);
+      return textKey(stringValue(json, raw), text);
     case 'id':
       return textKey(idValue(json, raw), text);
   }
@@ -79,7 +74,7 @@ function documentKey(target: DocumentTarget, field: SortField, text: TextCompari
  * `(e + 1075) · 2^53 + units`, the units rounded and carried into the next binade at 2^53. A |n| at most 2^-1075 rounds to 0; from
  * 2^1024 − 2^970 on, to infinity.
  */
-export function doubleRank(n: string): string {
+function doubleRank(n: string): string {
   // Each step is its own subquery behind OFFSET 0, which keeps the planner from pasting
   // a step's expression into every reference to it: flattened, the steps multiply
   // (a hundred times slower, measured on PGlite).

@@ -1,7 +1,6 @@
-import { expectFilter, expectSort } from '../check/arguments';
-import { checkOptions, wrongArgument } from '../diagnostics/arguments';
-import type { Filter } from '../check/filter';
-import type { CompileOptions } from '../eval/compile';
+import { expectFilter, expectSort } from '../filter/guard';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
+import type { CaseOptions, Filter } from '../filter/filter';
 import { documentCondition, type DocumentTarget } from './document';
 import { orderBy } from './order';
 import { numbered, Parameters, templated, type SqlValue } from './parameters';
@@ -12,7 +11,7 @@ import { CASE_FOLDINGS, type CaseFolding, type TextComparison } from './text';
 export type SqlTarget = RelationalTarget | DocumentTarget;
 
 /** Options of `toSql`: `caseInsensitive` of `compile`, with the same meaning, where the placeholders start, how case folds, and the tie-breaker. */
-export interface SqlOptions extends Pick<CompileOptions, 'caseInsensitive'> {
+export interface SqlOptions extends CaseOptions {
   /** The number of the first placeholder (default 1): with 3 the SQL uses `$3`, `$4`, …, to follow a query's own parameters. */
   readonly firstParam?: number;
   /**

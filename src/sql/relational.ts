@@ -1,5 +1,5 @@
-import { dateBounds, numberBounds } from '../check/bounds';
-import type { Condition, DateTest, NumberTest } from '../check/filter';
+import { dateBounds, numberBounds } from '../filter/bounds';
+import type { Condition, DateTest, NumberTest } from '../filter/filter';
 import { lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
 import { nextDouble } from '../values/number';

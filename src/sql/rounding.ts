@@ -7,7 +7,7 @@
  */
 
 /** The reals that round to a double: from `low` to `high`, both ends included or both excluded. */
-export interface RoundingInterval {
+interface RoundingInterval {
   /** Exact decimal text of the midpoint to the next double down. */
   readonly low: string;
   /** Exact decimal text of the midpoint to the next double up (for the largest double, to 2^1024). */

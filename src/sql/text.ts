@@ -1,5 +1,5 @@
-import type { TextTest } from '../check/filter';
-import { wrongArgument } from '../diagnostics/arguments';
+import type { TextTest } from '../filter/filter';
+import { wrongArgument } from '../arguments/arguments';
 import { foldCase } from '../values/case';
 import type { Parameters } from './parameters';
 
@@ -54,7 +54,7 @@ export function folder(folding: CaseFolding): (text: string) => string {
 const ASCII_UPPER = /[A-Z]/g;
 
 /** `A`–`Z` to `a`–`z`, everything else as it is: `lower()` under the `C` collation. */
-export function asciiLower(text: string): string {
+function asciiLower(text: string): string {
   return text.replace(ASCII_UPPER, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 }
 
@@ -81,7 +81,7 @@ export function textTests(text: string, tests: readonly TextTest[], comparison: 
 const LIKE_ESCAPE = "E'\\\\'";
 
 /** A `LIKE` pattern for `%`-separated literal segments: `%`, `_` and `\` in the text are escaped. */
-export function likePattern(segments: readonly string[]): string {
+function likePattern(segments: readonly string[]): string {
   return segments.map((segment) => segment.replace(/[\\%_]/g, '\\$&')).join('%');
 }
 

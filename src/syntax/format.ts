@@ -1,7 +1,7 @@
 import type { FilterAst, Operator, PassThroughParams } from './ast';
 
 /** An operand as the printer needs it: the AST's operands have this shape. */
-export type PrintableOperand =
+type PrintableOperand =
   | { readonly type: 'Literal'; readonly value: string }
   | { readonly type: 'Pattern'; readonly segments: readonly string[] };
 
@@ -38,7 +38,7 @@ export function formatQuery(params: PassThroughParams, filters: readonly Printab
 }
 
 /** Prints clauses as a decoded value: `gte:100;lte:200`. */
-export function formatValue(clauses: readonly PrintableClause[]): string {
+function formatValue(clauses: readonly PrintableClause[]): string {
   let value = '';
   for (let i = 0; i < clauses.length; i++) {
     if (i > 0) value += ';';

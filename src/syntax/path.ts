@@ -1,9 +1,15 @@
-import { quote, type Span } from '../diagnostics/diagnostic';
+import { type Span } from '../diagnostics/diagnostic';
+import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic';
+import { quote } from '../text/quote';
+import type { Path } from './ast';
 
 // Dot paths (reference §3), in filter keys and in sort keys alike: `name *( "." name )`.
 
 /** Names that would reach an object's prototype machinery: refused in every path. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The sort parameter when neither the caller nor the schema names one: the API's (reference §9). */
+export const DEFAULT_SORT_PARAM = 'orderBy';
 
 /**
  * A query key that can be a request parameter, or the sort parameter: any text but the
@@ -54,3 +60,24 @@ function isNameChar(c: number): boolean {
 export const PATH_HINT =
   'A path is names joined by dots (customerRef.id); a name starts with a letter or "_" and holds letters, digits and "_".';
 
+/**
+ * One `INVALID_PATH` per reserved name in a path (`__proto__.x`), for a filter key and a
+ * sort key alike: `where` says which, `use` what the hint suggests instead. `undefined`
+ * when there is none: every parameter that parses comes through here, and allocates nothing.
+ */
+export function reservedNames(path: Path, where: Location, use: 'Filter on' | 'Sort by'): Diagnostic[] | undefined {
+  let problems: Diagnostic[] | undefined;
+  for (const name of path.names) {
+    if (!RESERVED_NAMES.has(name.value)) continue;
+    (problems ??= []).push(
+      diagnostic(
+        'INVALID_PATH',
+        `Parameter ${quote(where.param)} uses the name ${quote(name.value)}, which is never a field.`,
+        where,
+        name.span,
+        `${use} the fields of the resource; "__proto__", "constructor" and "prototype" are refused everywhere.`,
+      ),
+    );
+  }
+  return problems;
+}

@@ -1,15 +1,16 @@
-import { diagnostic, excerpt, quote, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import { diagnostic, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
+import { excerpt, quote } from '../text/quote';
 import type { Limits } from '../input/limits';
 import type { Sort, SortKey } from './ast';
-import { filterParser, filterSortLexer, pathOf } from './parser';
-import { PATH_HINT, pathProblem, RESERVED_NAMES } from './path';
+import { filterParser, filterSortLexer, pathOf } from './grammar';
+import { PATH_HINT, pathProblem, reservedNames } from './path';
 
 /**
  * The outcome of reading one sort parameter: its node, or every problem of it and the
  * node of the keys that are well-formed (`partial`), which a validator can still check
  * against a schema, so that all problems of the parameter come out at once.
  */
-export type SortOutcome =
+type SortOutcome =
   | { readonly sort: Sort; readonly problems?: undefined; readonly partial?: undefined }
   | { readonly sort?: undefined; readonly problems: Diagnostic[]; readonly partial: Sort };
 
@@ -61,18 +62,8 @@ export function readSort(key: string, value: string, limits: Limits, example: So
   const seen = new Set<string>();
   for (const sortKey of keys) {
     const path = sortKey.path.names.map((n) => n.value).join('.');
-    for (const name of sortKey.path.names) {
-      if (!RESERVED_NAMES.has(name.value)) continue;
-      problems.push(
-        diagnostic(
-          'INVALID_PATH',
-          `Parameter ${quote(key)} uses the name ${quote(name.value)}, which is never a field.`,
-          where,
-          name.span,
-          'Sort by the fields of the resource; "__proto__", "constructor" and "prototype" are refused everywhere.',
-        ),
-      );
-    }
+    const reserved = reservedNames(sortKey.path, where, 'Sort by');
+    if (reserved !== undefined) problems.push(...reserved);
     if (seen.has(path)) {
       problems.push(
         diagnostic(

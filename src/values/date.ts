@@ -26,6 +26,16 @@ export type DateProblem =
   | 'offset-range' // an offset past ±23:59
   | 'range'; // the instant falls outside the years 0000–9999
 
+/** What a date that does not read is, as a parenthesis after the message: the diagnostics' and the client's TypeErrors'. */
+export const DATE_PROBLEMS: Record<DateProblem, string> = {
+  syntax: '',
+  calendar: ' (no such day or time)',
+  'offset-missing': ' (a date-time needs a time zone offset)',
+  'offset-space': ' (the offset has a space where its "+" should be)',
+  'offset-range': ' (no such time zone offset)',
+  range: ' (outside the years 0000 to 9999)',
+};
+
 export const DAY_MS = 86_400_000;
 /** 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the first instant the date syntax can denote, and the end of the last. */
 export const MIN_MS = /* @__PURE__ */ startOfDay(0, 1, 1);

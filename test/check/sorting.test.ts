@@ -69,6 +69,17 @@ describe('the checked sort', () => {
     expect(ast.ok && validate(ast.value, schema)).toEqual(viaCheck);
   });
 
+  it('reads a sort parameter that the parse took for a filter under the caller\'s limits, as check does', () => {
+    const query = `${base}&orderBy=totalAmount,-issueDate,vendorName`;
+    const limits = { maxClauses: 2, maxDiagnostics: 1 };
+    const viaCheck = check(query, schema, { limits });
+    expect(viaCheck).toMatchObject({ ok: false, errors: [{ code: 'LIMIT_EXCEEDED', param: 'orderBy', message: 'Parameter "orderBy" has more than 2 sort keys.' }] });
+    // One clause to parse (its commas are text there): within parse's limits, past the sort's.
+    const ast = parse(query, { sortParam: 'sort', limits });
+    expect(ast.ok && validate(ast.value, schema, { limits })).toEqual(viaCheck);
+    expect(ast.ok && validate(ast.value, schema)).toMatchObject({ ok: true });
+  });
+
   it('leaves alone a request parameter named orderBy, in a schema that sorts with another', () => {
     const own = defineSchema({ fields: { a: { type: 'number', sortable: true } }, params: { orderBy: 'number' }, sortParam: 'sort' });
     const value = { type: 'Filter', conditions: [], params: { orderBy: '5', sort: 'a' }, sort: [{ key: 'a', path: ['a'], direction: 'asc', type: 'number' }] };

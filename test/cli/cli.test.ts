@@ -78,9 +78,9 @@ describe('qsfilter check', () => {
     const run = await runCli(['check', 'lines.memo=x&memo=gt:5', '-r', 'deposits', '--json']);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('');
-    const body = JSON.parse(run.stdout) as { status: number; errors: { code: string; parameter: string }[] };
+    const body = JSON.parse(run.stdout) as { status: number; errors: { code: string; param: string }[] };
     expect(body.status).toBe(400);
-    expect(body.errors.map((e) => [e.code, e.parameter])).toEqual([
+    expect(body.errors.map((e) => [e.code, e.param])).toEqual([
       ['FIELD_REMOVED', 'lines.memo'],
       ['OPERATOR_NOT_SUPPORTED', 'memo'],
     ]);

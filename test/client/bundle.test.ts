@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleSource, CHECK_APP, CHEVROTAIN_MARK, chevrotainChunk, CLIENT_APP, importing, NOT_PARSING, PackageLink } from '../../bench/lib/bundle';
+import { bundleSource, CHECK_APP, CHEVROTAIN_MARK, chevrotainChunk, CLIENT_APP, DEFINE_AND_QUERY_APP, importing, NOT_PARSING, PackageLink } from '../../bench/lib/bundle';
 
 /**
  * What a browser app pays for qsfilter (reference §11, docs/client.md): esbuild bundles,
@@ -14,6 +14,8 @@ import { bundleSource, CHECK_APP, CHEVROTAIN_MARK, chevrotainChunk, CLIENT_APP, 
 
 /** `query` + `literal` + one catalog schema: the whole client, at most 6 KiB gzipped. */
 const CLIENT_BUDGET = 6 * 1024;
+/** `defineSchema` from the main entry + `query` from the client, before any validation (issue 22). */
+const DEFINE_AND_QUERY_BUDGET = 8 * 1024;
 /**
  * A browser pre-check, `check` + one catalog schema, Chevrotain included: at most 40 KiB
  * gzipped (issue 21). Chevrotain 13 (no lodash) and a build that leaves out the parts of
@@ -45,13 +47,15 @@ describe('qsfilter/client', () => {
     expect(gzip).toBeLessThanOrEqual(CLIENT_BUDGET);
   });
 
-  it('holds no Chevrotain, no parser and no decoder', async () => {
+  it('loads no Chevrotain, no parser and no decoder before a validation (a schema\'s validate loads them)', async () => {
     const published = await link.bundle(CLIENT_APP);
     expect(published.text).not.toContain(CHEVROTAIN_MARK);
     const source = await bundleSource(CLIENT_APP);
     const modules = source.inputs.map((p) => p.slice(p.lastIndexOf('src/')));
     expect(source.inputs.filter((p) => p.includes('node_modules'))).toEqual([]);
-    for (const forbidden of ['src/syntax/parse.ts', 'src/syntax/parser.ts', 'src/syntax/tokens.ts', 'src/input/decode.ts', 'src/check/validate.ts']) {
+    // A schema's validate loads the checker when first called.
+    expect(source.lazy).toEqual(['../check/check']);
+    for (const forbidden of ['src/syntax/parse.ts', 'src/syntax/params.ts', 'src/syntax/grammar.ts', 'src/syntax/tokens.ts', 'src/input/decode.ts', 'src/check/validate.ts']) {
       expect(modules).not.toContain(forbidden);
     }
     expect(modules).toContain('src/client/query.ts');
@@ -64,6 +68,19 @@ describe('qsfilter/client', () => {
     for (const other of ['reportFrequency', 'serviceAccountRef', 'currentStatus', 'businessNameOrUuid', DEPOSITS_ONLY]) {
       expect(text, `the bundle holds ${other}`).not.toContain(other);
     }
+  });
+});
+
+describe('defineSchema from the main entry + query from qsfilter/client', () => {
+  it(`loads at most ${DEFINE_AND_QUERY_BUDGET} bytes gzipped, and no parser, before a validation`, async () => {
+    const published = await link.bundle(DEFINE_AND_QUERY_APP);
+    expect(published.gzip).toBeLessThanOrEqual(DEFINE_AND_QUERY_BUDGET);
+    expect(published.text).not.toContain(CHEVROTAIN_MARK);
+    // The first validation loads the checker and the parser, a chunk of their own.
+    expect(published.lazy).toHaveLength(1);
+    const source = await bundleSource(DEFINE_AND_QUERY_APP);
+    const modules = source.inputs.map((p) => p.slice(p.lastIndexOf('src/')));
+    for (const forbidden of ['src/syntax/grammar.ts', 'src/input/decode.ts', 'src/check/check.ts']) expect(modules).not.toContain(forbidden);
   });
 });
 

@@ -87,7 +87,7 @@ describe('problem+json bodies are bounded', () => {
   it('cut a long parameter at 64 characters, as messages do', () => {
     const key = 'k'.repeat(3900);
     const [error] = toProblemDetails(errorsOf(check(`${key}=1`, vendors))).errors;
-    expect(error!.parameter).toBe(`${'k'.repeat(64)}…`);
+    expect(error!.param).toBe(`${'k'.repeat(64)}…`);
     expect(error!.message).toBe(`Parameter "${'k'.repeat(64)}…" is not a filterable field of this resource.`);
   });
 

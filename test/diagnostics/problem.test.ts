@@ -17,7 +17,7 @@ describe('toProblemDetails', () => {
       errors: [
         {
           code: 'UNKNOWN_FIELD',
-          parameter: 'totalAmout',
+          param: 'totalAmout',
           message: errors[0]!.message,
           hint: 'Did you mean totalAmount?',
           in: 'key',
@@ -25,7 +25,7 @@ describe('toProblemDetails', () => {
         },
         {
           code: 'OPERATOR_NOT_SUPPORTED',
-          parameter: 'vendorName',
+          param: 'vendorName',
           message: errors[1]!.message,
           hint: errors[1]!.hint,
           in: 'value',

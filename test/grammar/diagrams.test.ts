@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DIAGRAMS_PATH, drawDiagrams, renderDiagrams } from '../../grammar/diagrams';
-import { createFilterLexer, FilterParser } from '../../src/syntax/parser';
+import { createFilterLexer, FilterParser } from '../../src/syntax/grammar';
 
 describe('grammar definition', () => {
   // The shared lexer and parser skip chevrotain's definition checks to start fast;

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, type Limits, type QueryRecord } from '../../src/index';
 import { summarize, summarizeDiagnostic, type AstSummary, type DiagnosticSummary } from '../support/summary';
+import { SYNTAX_CODES } from '../support/codes';
 
 /** One conformance vector, as `grammar/vectors/README.md` describes it. */
 interface Vector {
@@ -25,20 +26,6 @@ interface VectorFile {
 const VECTOR_KEYS = new Set(['name', 'note', 'query', 'record', 'params', 'sortParam', 'limits', 'ast', 'errors']);
 const ERROR_KEYS = new Set(['code', 'param', 'in', 'span']);
 
-/** The codes that `parse` alone can report (the others need a schema). */
-const SYNTAX_CODES = [
-  'MALFORMED_ENCODING',
-  'INVALID_PARAMETER',
-  'EMPTY_VALUE',
-  'EMPTY_CLAUSE',
-  'EMPTY_OPERAND',
-  'UNTERMINATED_QUOTE',
-  'UNEXPECTED_TEXT',
-  'INVALID_ESCAPE',
-  'INVALID_PATH',
-  'LIMIT_EXCEEDED',
-  'INVALID_SORT',
-] as const;
 
 const directory = new URL('../../grammar/vectors/', import.meta.url);
 const files: VectorFile[] = readdirSync(directory)

@@ -18,7 +18,7 @@ describe('qsfilter/fastify: the hook and the request', () => {
     const badBody = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"not json' };
     const { status, body } = await getProblem(server, '/invoices?totalAmount=x', badBody);
     expect(status).toBe(400);
-    expect(body.errors[0]).toMatchObject({ code: 'INVALID_NUMBER', parameter: 'totalAmount' });
+    expect(body.errors[0]).toMatchObject({ code: 'INVALID_NUMBER', param: 'totalAmount' });
     // With a good query the body is read, and Fastify refuses it.
     const response = await fetch(`${server.base}/invoices?totalAmount=1`, badBody);
     expect(response.status).toBe(400);

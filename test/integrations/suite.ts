@@ -49,7 +49,7 @@ export function adapterSuite(name: string, start: (options?: AdapterOptions) => 
       expect(status).toBe(400);
       expect(body).toMatchObject({ type: 'about:blank', title: 'Bad Request', status: 400, instance: '/vendors' });
       expect(body.errors).toEqual([
-        expect.objectContaining({ code: 'MALFORMED_ENCODING', parameter: 'vendorName', in: 'value', span: { start: 0, end: 3 } }),
+        expect.objectContaining({ code: 'MALFORMED_ENCODING', param: 'vendorName', in: 'value', span: { start: 0, end: 3 } }),
       ]);
       expect(body.detail).toBe(body.errors[0]!.message);
       // The same text, once decoded by URLSearchParams, is a valid filter on "\uFFFDme%".
@@ -63,9 +63,9 @@ export function adapterSuite(name: string, start: (options?: AdapterOptions) => 
       expect(response.headers.get('content-type')).toBe(PROBLEM_TYPE);
       // The charset is true: a name beyond ASCII comes back in the body as sent.
       const body = (await response.json()) as ProblemDetails;
-      expect(body.errors[0]).toMatchObject({ code: 'INVALID_NUMBER', parameter: 'totalAmount' });
+      expect(body.errors[0]).toMatchObject({ code: 'INVALID_NUMBER', param: 'totalAmount' });
       const named = await getProblem(server, `/invoices?${encodeURIComponent('tötalÄmount')}=1`);
-      expect(named.body.errors[0]).toMatchObject({ code: 'INVALID_PATH', parameter: 'tötalÄmount' });
+      expect(named.body.errors[0]).toMatchObject({ code: 'INVALID_PATH', param: 'tötalÄmount' });
     });
 
     it('hands a good query to the handler as the Filter check makes of it', async () => {
@@ -85,7 +85,7 @@ export function adapterSuite(name: string, start: (options?: AdapterOptions) => 
       const { status, body } = await getProblem(server, '/invoices?postedDate=gte:2023-01-09T09:00:00+01:00');
       expect(status).toBe(400);
       expect(body.errors).toHaveLength(1);
-      expect(body.errors[0]).toMatchObject({ code: 'INVALID_DATE', parameter: 'postedDate' });
+      expect(body.errors[0]).toMatchObject({ code: 'INVALID_DATE', param: 'postedDate' });
       expect(body.errors[0]!.hint).toContain('%2B');
       // Encoded, the same offset is a valid instant: 08:00 UTC, which both invoices of that day are at or after.
       expect((await getAnswer(server, '/invoices?postedDate=gte:2023-01-09T09:00:00%2B01:00')).ids).toEqual(['i1', 'i2', 'i3']);
@@ -116,7 +116,7 @@ export function adapterSuite(name: string, start: (options?: AdapterOptions) => 
 
     it('refuses bracket syntax, whatever a query parser would have nested', async () => {
       const { body } = await getProblem(server, '/invoices?customerRef[id]=42');
-      expect(body.errors.map((e) => [e.code, e.parameter])).toEqual([['INVALID_PATH', 'customerRef[id]']]);
+      expect(body.errors.map((e) => [e.code, e.param])).toEqual([['INVALID_PATH', 'customerRef[id]']]);
     });
 
     it('labels the problem with the options\' type and title, and applies their limits', async () => {

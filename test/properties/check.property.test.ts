@@ -22,8 +22,8 @@ import {
   type Result,
   type Schema,
 } from '../../src/index';
-import { expectFilter, expectSort } from '../../src/check/arguments';
-import { quote } from '../../src/diagnostics/diagnostic';
+import { expectFilter, expectSort } from '../../src/filter/guard';
+import { quote } from '../../src/text/quote';
 
 import { anySchema, name, randomSchema, validQuery } from '../support/generators';
 

@@ -1,14 +1,32 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { catalog, check, defineSchema, invoices, vendors, withStandard, type Filter } from '../../src/index';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { catalog, check, defineSchema, invoices, vendors, withStandard, type Filter, type StandardResult, type StandardSchema } from '../../src/index';
+import * as client from '../../src/client/index';
 import * as core from '../../src/schema/catalog';
-import { defineSchema as indexSchema } from '../../src/schema/define';
+import { checkSpec, indexSpec } from '../../src/schema/define';
 
-const standard = invoices['~standard'];
+/** A schema's validate, once the parser is loaded: synchronous from then on. */
+function validator(schema: StandardSchema): (value: unknown) => StandardResult {
+  return (value) => {
+    const result = schema['~standard'].validate(value);
+    if (result instanceof Promise) throw new Error('validate answered with a Promise once the parser was loaded');
+    return result;
+  };
+}
+
+const standard = { ...invoices['~standard'], validate: validator(invoices) };
+
+// The first validation of the file loads the parser: the answer is a Promise, then.
+beforeAll(async () => {
+  const first = client.vendors['~standard'].validate('vendorName=acme');
+  expect(first).toBeInstanceOf(Promise);
+  expect(await first).toEqual({ value: checked('vendorName=acme', vendors) });
+  expect(client.vendors['~standard'].validate('vendorName=acme')).toEqual({ value: checked('vendorName=acme', vendors) });
+});
 
 /** What `check` gives for the same input: the Standard face must be exactly it. */
-function checked(input: Parameters<typeof check>[0]): Filter {
-  const result = check(input, invoices);
+function checked(input: Parameters<typeof check>[0], schema: StandardSchema = invoices): Filter {
+  const result = check(input, schema);
   if (!result.ok) throw new Error(JSON.stringify(result.errors));
   return result.value;
 }
@@ -35,7 +53,7 @@ describe('Schema["~standard"] (Standard Schema v1, reference §10)', () => {
   });
 
   it('reports each diagnostic as an issue with path [param], the message, and the diagnostic kept', () => {
-    const result = vendors['~standard'].validate('vendorName=%acme%&balance=gt:x&orderBy=-nope');
+    const result = validator(vendors)('vendorName=%acme%&balance=gt:x&orderBy=-nope');
     expect(result.issues).toBeDefined();
     const errors = check('vendorName=%acme%&balance=gt:x&orderBy=-nope', vendors);
     if (errors.ok) throw new Error('expected problems');
@@ -77,18 +95,28 @@ describe('Schema["~standard"] (Standard Schema v1, reference §10)', () => {
     }
   });
 
-  it('is not on a schema\'s bare index (what qsfilter/client makes, without the parser), and withStandard adds it', () => {
-    const index = indexSchema({ fields: { amount: 'number' } });
+  it('is on every schema, from qsfilter/client too, whose defineSchema and catalog are the main entry\'s', () => {
+    expect(client.defineSchema).toBe(defineSchema);
+    expect(client.catalog).toBe(catalog);
+    expect(client.invoices['~standard'].vendor).toBe('qsfilter');
+    expect(validator(client.defineSchema({ fields: { amount: 'number' } }))('amount=gt:1')).toMatchObject({ value: { conditions: [{ key: 'amount' }] } });
+  });
+
+  it('is not on a schema\'s bare index, and withStandard adds it (and keeps a schema that has it)', () => {
+    const spec = { fields: { amount: 'number' } } as const;
+    checkSpec(spec);
+    const index = indexSpec(spec);
     expect(index).not.toHaveProperty('~standard');
     const faced = withStandard(index);
     expect(faced.fields).toBe(index.fields);
     const expected = check('amount=gt:1', index);
     if (!expected.ok) throw new Error(JSON.stringify(expected.errors));
-    expect(faced['~standard'].validate('amount=gt:1')).toEqual({ value: expected.value });
+    expect(validator(faced)('amount=gt:1')).toEqual({ value: expected.value });
+    expect(withStandard(faced)).toBe(faced);
   });
 
   it('works detached from its object, as a callback', () => {
-    const { validate } = standard;
+    const { validate } = invoices['~standard'];
     expect(validate('totalAmount=1')).toEqual({ value: checked('totalAmount=1') });
   });
 

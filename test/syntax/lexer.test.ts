@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createFilterLexer } from '../../src/syntax/parser';
+import { createFilterLexer } from '../../src/syntax/grammar';
 import { SEPARATOR } from '../../src/syntax/tokens';
 
 const lexer = createFilterLexer(true);

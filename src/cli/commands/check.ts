@@ -1,8 +1,8 @@
 import { check } from '../../check/check';
-import { format } from '../../check/format';
-import type { Filter } from '../../check/filter';
+import { format } from '../../filter/format';
+import type { Filter } from '../../filter/filter';
 import { PAGING_PARAMS, type Schema } from '../../schema/define';
-import { jsonQuote, jsonText } from '../../diagnostics/diagnostic';
+import { jsonQuote, jsonText } from '../../text/quote';
 import { toProblemDetails } from '../../diagnostics/problem';
 import { explain, explainOrder } from '../explain';
 import { loadSchema, type SchemaOptions } from '../schema';

@@ -1,7 +1,7 @@
 import { constants } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
 import { check } from '../../check/check';
-import { jsonText } from '../../diagnostics/diagnostic';
+import { jsonText } from '../../text/quote';
 import { compile } from '../../eval/compile';
 import { sortItems } from '../../eval/sort';
 import { PAGING_PARAMS } from '../../schema/define';

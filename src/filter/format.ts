@@ -2,7 +2,7 @@ import type { FilterAst } from '../syntax/ast';
 import { formatAst, formatQuery, type PrintableClause, type PrintableParam } from '../syntax/format';
 import { formatDate } from '../values/date';
 import { formatNumber } from '../values/number';
-import { expectAstOrFilter } from './arguments';
+import { expectAstOrFilter } from './guard';
 import type { Condition, Filter } from './filter';
 
 /**

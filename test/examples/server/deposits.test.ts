@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LINES } from '../../examples/server/routes/deposits';
-import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../support/server';
-import { describeEachStore } from '../support/stores';
+import { MAX_LINES } from '../../../examples/server/routes/deposits';
+import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../../support/server';
+import { describeEachStore } from '../../support/stores';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -97,7 +97,7 @@ describe('POST /Deposit', () => {
   it('needs the connection in the query, as GET /deposits does', async () => {
     const response = await postDeposit({ lines: [{ amount: 1 }] }, 'application/json', 'businessName=Test%20Books');
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ errors: [{ code: 'MISSING_PARAMETER', parameter: 'serviceName' }] });
+    expect(await response.json()).toMatchObject({ errors: [{ code: 'MISSING_PARAMETER', param: 'serviceName' }] });
   });
 
   it('refuses a business name that POST /businesses would refuse: control characters, or too long', async () => {

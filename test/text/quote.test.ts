@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quote } from '../../src/diagnostics/diagnostic';
+import { quote } from '../../src/text/quote';
 import { check, defineSchema } from '../../src/index';
 
 describe('quote: user text in messages', () => {

@@ -1,11 +1,11 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleData } from '../../examples/server/data/sample';
-import { EXAMPLE_REQUESTS } from '../../examples/server/examples';
-import { filled, openStore } from '../../examples/server/store/open';
-import { SCHEMA } from '../../examples/server/store/postgres';
-import { SERVER, useDatabase, type Database } from '../support/databases';
-import { DATABASE_STORES, startServer, STORES, type TestServer } from '../support/server';
+import { sampleData } from '../../../examples/server/data/sample';
+import { EXAMPLE_REQUESTS } from '../../../examples/server/examples';
+import { filled, openStore } from '../../../examples/server/store/open';
+import { SCHEMA } from '../../../examples/server/store/postgres';
+import { SERVER, useDatabase, type Database } from '../../support/databases';
+import { DATABASE_STORES, startServer, STORES, type TestServer } from '../../support/server';
 
 /**
  * The database mode means what the memory store means: the same requests give the

@@ -7,7 +7,7 @@ import type { DateTest, NumberTest } from './filter';
  */
 
 /** The interval of a number condition: both ends finite, each open or closed. */
-export interface NumberBounds {
+interface NumberBounds {
   readonly lo: number;
   readonly loOpen: boolean;
   readonly hi: number;
@@ -39,7 +39,7 @@ export function numberBounds(tests: readonly NumberTest[]): NumberBounds | undef
 }
 
 /** The interval of a date condition: instants `lo ≤ t < hi`, an unbounded side infinite. */
-export interface DateBounds {
+interface DateBounds {
   readonly lo: number;
   readonly hi: number;
 }

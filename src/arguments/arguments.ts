@@ -1,4 +1,4 @@
-import { quote, type Diagnostic } from './diagnostic';
+import { quote } from '../text/quote';
 
 /**
  * The arguments of the public functions. A wrong argument is a programmer error, not bad
@@ -62,18 +62,34 @@ export function checkOptions(fn: string, options: unknown, known: readonly strin
   }
 }
 
-/** Checks that `fn` was given a diagnostic (`what` names it), as far as rendering needs. */
-export function expectDiagnostic(fn: string, what: string, d: unknown): asserts d is Diagnostic {
-  if (!isObject(d) || typeof d.code !== 'string' || typeof d.message !== 'string') {
-    wrongArgument(fn, what, 'a diagnostic, with a code and a message', d, Array.isArray(d) ? 'Pass each diagnostic, or the list to formatDiagnostics.' : undefined);
-  }
-  for (const field of ['param', 'text', 'hint'] as const) {
-    if (d[field] !== undefined && typeof d[field] !== 'string') wrongArgument(fn, `${what}.${field}`, 'a string', d[field]);
-  }
-  const span = d.span;
-  if (span === undefined) return;
-  const length = typeof d.text === 'string' ? d.text.length : Infinity;
-  if (!isObject(span) || !Number.isInteger(span.start) || !Number.isInteger(span.end) || !(0 <= (span.start as number) && (span.start as number) <= (span.end as number) && (span.end as number) <= length)) {
-    wrongArgument(fn, `${what}.span`, 'offsets { start, end } with 0 ≤ start ≤ end ≤ the length of its text', span);
+/**
+ * `array.every(test)`, holes included. `every` and `forEach` skip the holes of a sparse
+ * array, which the code that then reads the array sees as `undefined`; iterating sees
+ * them too. Every test here refuses `undefined`, so the first hole ends the loop: linear
+ * in the elements the array holds, whatever its `length`.
+ */
+export function everyElement(array: readonly unknown[], test: (element: unknown) => boolean): boolean {
+  for (const element of array) if (!test(element)) return false;
+  return true;
+}
+
+/** What a caller who passed a `Result` meant: its value, once `ok` was checked. */
+const RESULT_HINT = 'This is a Result: check result.ok, then pass result.value.';
+
+/** The hint for a `Result` passed where its value belongs (`compile(check(q, schema))`), or nothing. */
+export function resultHint(value: unknown): string | undefined {
+  return isObject(value) && typeof value.ok === 'boolean' ? RESULT_HINT : undefined;
+}
+
+/**
+ * Checks a `params` option of `fn`: an array or Set of names. A pass-through value is
+ * stored under its key, where "__proto__" would not be stored at all.
+ */
+export function checkParamsOption(fn: string, keys: unknown): void {
+  if (keys === undefined) return;
+  if (!Array.isArray(keys) && !(keys instanceof Set)) wrongArgument(fn, '"params"', 'an array or Set of parameter names', keys);
+  for (const key of keys as Iterable<unknown>) {
+    if (typeof key !== 'string') wrongArgument(fn, 'each of "params"', 'a parameter name', key);
+    if (key === '__proto__') throw new TypeError(`${fn}: "__proto__" cannot be a pass-through parameter.`);
   }
 }

@@ -1,10 +1,10 @@
 import { validate as validateOpenApi } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../examples/server/routes/openapi';
-import { collections } from '../../examples/server/resources';
-import type { OpenApiParameter } from '../../src/index';
-import { exampleQuery } from '../support/openapi';
-import { getProblem, startServer, type TestServer } from '../support/server';
+import { openApiDocument } from '../../../examples/server/routes/openapi';
+import { collections } from '../../../examples/server/resources';
+import type { OpenApiParameter } from '../../../src/index';
+import { exampleQuery } from '../../support/openapi';
+import { getProblem, startServer, type TestServer } from '../../support/server';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,75 +1,13 @@
-import { isObject, wrongArgument } from '../diagnostics/arguments';
-import type { SCALAR_TYPES, Schema } from '../schema/define';
+import { everyElement, isObject, resultHint, wrongArgument } from '../arguments/arguments';
+import type { SCALAR_TYPES } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
+import { expectAst } from '../syntax/guard';
 import { isFieldName } from '../syntax/path';
 import { MAX_MS, MIN_MS } from '../values/date';
 import type { Condition, Filter, SortField } from './filter';
 
-/**
- * Checks that `fn` was given a schema made by `defineSchema`, and says what to do with
- * the spec it was given instead (`check(q, { fields: … })`). Structural, and cheap: it
- * runs on every `check`, and a schema from another copy of the package (ESM and CJS
- * loaded side by side) is as good.
- */
-export function expectSchema(fn: string, schema: unknown, what = 'the schema'): asserts schema is Schema {
-  if (isSchema(schema)) return;
-  const spec = isObject(schema) && isObject(schema.fields) && !('spec' in schema);
-  const holding = isObject(schema) && !spec ? Object.keys(schema).find((key) => isSchema(schema[key])) : undefined;
-  wrongArgument(
-    fn,
-    what,
-    'a schema made by defineSchema()',
-    schema,
-    spec
-      ? 'This is a schema spec: pass defineSchema(spec) instead, and keep the schema to use it for every request.'
-      : holding === undefined
-        ? undefined
-        : `This holds schemas: pass one of them, such as its ${JSON.stringify(holding)}.`,
-  );
-}
-
-function isSchema(value: unknown): boolean {
-  return isObject(value) && typeof (value.fields as Schema['fields'] | undefined)?.get === 'function' && typeof (value.params as Schema['params'] | undefined)?.has === 'function';
-}
-
 /** The types a condition can have: those of `FieldType` (written out, not spread, as `OPERATORS` is). */
 const CONDITION_TYPES = ['number', 'string', 'date', 'id'] as const satisfies readonly [...typeof SCALAR_TYPES, 'id'];
-
-/** What a caller who passed a `Result` meant: its value, once `ok` was checked. */
-const RESULT_HINT = 'This is a Result: check result.ok, then pass result.value.';
-
-/**
- * Checks that `fn` was given a syntax tree as `parse` makes it: a `Query` of `Param`
- * nodes with paths and clauses. A tree built by hand is checked node by node, so that a
- * mistake in it is reported as such rather than as a failure deep inside.
- */
-export function expectAst(fn: string, ast: unknown): asserts ast is FilterAst {
-  if (!isObject(ast) || ast.type !== 'Query') {
-    wrongArgument(fn, 'the syntax tree', 'the value of a successful parse() (type "Query")', ast, resultHint(ast));
-  }
-  if (!Array.isArray(ast.filters) || !isObject(ast.params)) wrongArgument(fn, 'the syntax tree', 'a Query with "filters" and "params"', ast);
-  for (const [i, param] of (ast.filters as unknown[]).entries()) {
-    const where = `filters[${i}]`;
-    if (!isObject(param) || param.type !== 'Param' || typeof param.key !== 'string' || typeof param.value !== 'string') {
-      wrongArgument(fn, where, 'a Param node with a key and a value', param);
-    }
-    const path = param.path;
-    if (!isObject(path) || !Array.isArray(path.names) || path.names.length === 0 || !everyElement(path.names, (n) => isObject(n) && typeof n.value === 'string')) {
-      wrongArgument(fn, `${where}.path`, 'a Path node with one Name node or more', path);
-    }
-    if (!Array.isArray(param.clauses) || param.clauses.length === 0) wrongArgument(fn, `${where}.clauses`, 'a non-empty array of Clause nodes', param.clauses);
-    for (const [j, clause] of (param.clauses as unknown[]).entries()) {
-      const at = `${where}.clauses[${j}]`;
-      if (!isObject(clause) || !(OPERATORS as readonly unknown[]).includes(clause.operator)) wrongArgument(fn, at, `a Clause node with an operator (${OPERATORS.join(', ')})`, clause);
-      const operand = clause.operand;
-      const fine =
-        isObject(operand) &&
-        ((operand.type === 'Literal' && typeof operand.value === 'string') ||
-          (operand.type === 'Pattern' && Array.isArray(operand.segments) && operand.segments.length >= 2 && everyElement(operand.segments, (s) => typeof s === 'string')));
-      if (!fine) wrongArgument(fn, `${at}.operand`, 'a Literal node (a value) or a Pattern node (two segments or more)', operand);
-    }
-  }
-}
 
 /**
  * Checks the sort of a filter given to `fn` (`toSql`, `sortItems`): sort fields as `check`
@@ -125,17 +63,6 @@ export function expectFilter(fn: string, filter: unknown): asserts filter is Fil
   }
 }
 
-/**
- * `array.every(test)`, holes included. `every` and `forEach` skip the holes of a sparse
- * array, which the code that then reads the array sees as `undefined`; iterating sees
- * them too. Every test here refuses `undefined`, so the first hole ends the loop: linear
- * in the elements the array holds, whatever its `length`.
- */
-function everyElement(array: readonly unknown[], test: (element: unknown) => boolean): boolean {
-  for (const element of array) if (!test(element)) return false;
-  return true;
-}
-
 const isOperator = (op: unknown): boolean => (OPERATORS as readonly unknown[]).includes(op);
 const isInstant = (t: unknown): boolean => Number.isSafeInteger(t) && (t as number) >= MIN_MS && (t as number) <= MAX_MS;
 
@@ -181,9 +108,4 @@ function isParamValue(value: unknown): boolean {
   if (!Array.isArray(value)) return false;
   for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false;
   return true;
-}
-
-/** The hint for a `Result` passed where its value belongs (`compile(check(q, schema))`), or nothing. */
-export function resultHint(value: unknown): string | undefined {
-  return isObject(value) && typeof value.ok === 'boolean' ? RESULT_HINT : undefined;
 }

@@ -1,12 +1,12 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPlayground } from '../../examples/playground/build';
-import { findChromium, launchChromium } from '../../examples/playground/browser';
-import { buildApp } from '../../examples/server/app';
-import { sampleData } from '../../examples/server/data/sample';
-import { PLAYGROUND_CSP } from '../../examples/server/routes/playground';
-import { openStore } from '../../examples/server/store/open';
-import { query, vendors } from '../../src/index';
+import { buildPlayground } from '../../../examples/playground/build';
+import { findChromium, launchChromium } from '../../../examples/playground/browser';
+import { buildApp } from '../../../examples/server/app';
+import { sampleData } from '../../../examples/server/data/sample';
+import { PLAYGROUND_CSP } from '../../../examples/server/routes/playground';
+import { openStore } from '../../../examples/server/store/open';
+import { query, vendors } from '../../../src/index';
 
 /**
  * The playground in a real browser (npm's Chromium build, driven by playwright-core), served

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sampleData } from '../../examples/server/data/sample';
-import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../support/server';
+import { sampleData } from '../../../examples/server/data/sample';
+import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../../support/server';
 
 // The oracle: the same sample data, filtered by hand in plain JavaScript.
 const sample = sampleData();
@@ -146,7 +146,7 @@ describe('GET /balanceSheets', () => {
   it('refuses a request parameter given twice', async () => {
     const { status, body } = await getProblem(server, '/balanceSheets?businessName=a&businessName=b&serviceName=xero&reportFrequency=month');
     expect(status).toBe(400);
-    expect(body.errors).toMatchObject([{ code: 'INVALID_PARAMETER', parameter: 'businessName' }]);
+    expect(body.errors).toMatchObject([{ code: 'INVALID_PARAMETER', param: 'businessName' }]);
   });
 });
 
@@ -233,9 +233,9 @@ describe('paging', () => {
 
   it('reports a bad limit and a bad offset together, and a repeated limit', async () => {
     const both = await getProblem(server, `/invoices?${ACME}&limit=1000&offset=-1`);
-    expect(both.body.errors.map((e) => e.parameter)).toEqual(['limit', 'offset']);
+    expect(both.body.errors.map((e) => e.param)).toEqual(['limit', 'offset']);
     const twice = await getProblem(server, `/invoices?${ACME}&limit=1&limit=2`);
-    expect(twice.body.errors).toMatchObject([{ code: 'INVALID_PAGING', parameter: 'limit' }]);
+    expect(twice.body.errors).toMatchObject([{ code: 'INVALID_PAGING', param: 'limit' }]);
     expect(twice.body.errors[0]!.message).toContain('2 times');
   });
 });
@@ -258,9 +258,9 @@ describe('sorting', () => {
 
   it('answers a field that does not sort, or a bad sort key, with a 400 problem', async () => {
     const notSortable = await getProblem(server, `/invoices?${ACME}&orderBy=lines.amount`);
-    expect(notSortable.body.errors).toMatchObject([{ code: 'NOT_SORTABLE', parameter: 'orderBy', in: 'value' }]);
+    expect(notSortable.body.errors).toMatchObject([{ code: 'NOT_SORTABLE', param: 'orderBy', in: 'value' }]);
     const plus = await getProblem(server, `/invoices?${ACME}&orderBy=+totalAmount`);
-    expect(plus.body.errors).toMatchObject([{ code: 'INVALID_SORT', parameter: 'orderBy', hint: expect.stringMatching(/"\+" sent unencoded/) }]);
+    expect(plus.body.errors).toMatchObject([{ code: 'INVALID_SORT', param: 'orderBy', hint: expect.stringMatching(/"\+" sent unencoded/) }]);
   });
 });
 
@@ -268,7 +268,7 @@ describe('the connection and the period', () => {
   it('requires the connection on data endpoints, as the API does', async () => {
     const { status, body } = await getProblem(server, '/invoices?totalAmount=gt:5');
     expect(status).toBe(400);
-    expect(body.errors.map((e) => [e.code, e.parameter])).toEqual([
+    expect(body.errors.map((e) => [e.code, e.param])).toEqual([
       ['MISSING_PARAMETER', 'businessName'],
       ['MISSING_PARAMETER', 'serviceName'],
     ]);
@@ -286,6 +286,6 @@ describe('the connection and the period', () => {
     expect(expected.length).toBeGreaterThan(0);
     expect(ids(data)).toEqual(ids(expected));
     const bad = await getProblem(server, `/invoices?${ACME}&startDate=2022-13-01`);
-    expect(bad.body.errors).toMatchObject([{ code: 'INVALID_DATE', parameter: 'startDate' }]);
+    expect(bad.body.errors).toMatchObject([{ code: 'INVALID_DATE', param: 'startDate' }]);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../examples/server/app';
-import { MemoryStore } from '../../examples/server/store/memory';
-import type { Store } from '../../examples/server/store/store';
-import { SERVER, useDatabase, type Database } from '../support/databases';
+import { buildApp } from '../../../examples/server/app';
+import { MemoryStore } from '../../../examples/server/store/memory';
+import type { Store } from '../../../examples/server/store/store';
+import { SERVER, useDatabase, type Database } from '../../support/databases';
 
 /**
  * A 500 answer says "the error is logged": it must be, with its cause, whatever the log

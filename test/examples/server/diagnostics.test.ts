@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getProblem, startServer, type TestServer } from '../support/server';
+import { getProblem, startServer, type TestServer } from '../../support/server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -35,7 +35,7 @@ describe('a bad filter is a 400 application/problem+json', () => {
   });
 
   it('UNKNOWN_FIELD, with a "did you mean" hint', async () => {
-    expect(await oneError(`/invoices?${ACME}&totalAmout=5`)).toMatchObject({ code: 'UNKNOWN_FIELD', parameter: 'totalAmout', hint: 'Did you mean totalAmount?' });
+    expect(await oneError(`/invoices?${ACME}&totalAmout=5`)).toMatchObject({ code: 'UNKNOWN_FIELD', param: 'totalAmout', hint: 'Did you mean totalAmount?' });
   });
 
   it('INVALID_NUMBER, with a hint that operators are lower case', async () => {
@@ -60,14 +60,14 @@ describe('a bad filter is a 400 application/problem+json', () => {
 
   it('FIELD_REMOVED for lines.memo on deposits, pointing at the deposit\'s own memo', async () => {
     const error = await oneError(`/deposits?${ACME}&lines.memo=%25cash%25`);
-    expect(error).toMatchObject({ code: 'FIELD_REMOVED', parameter: 'lines.memo', in: 'key' });
+    expect(error).toMatchObject({ code: 'FIELD_REMOVED', param: 'lines.memo', in: 'key' });
     expect(error.hint).toContain('2023-01-09');
     expect(error.hint).toContain('memo=');
   });
 
   it('MALFORMED_ENCODING for a bare "%" wildcard, with the %25 hint: the raw query reaches check', async () => {
     const error = await oneError(`/vendors?${ACME}&vendorName=%acme%`);
-    expect(error).toMatchObject({ code: 'MALFORMED_ENCODING', parameter: 'vendorName', in: 'value' });
+    expect(error).toMatchObject({ code: 'MALFORMED_ENCODING', param: 'vendorName', in: 'value' });
     expect(error.hint).toContain('%25');
   });
 
@@ -82,7 +82,7 @@ describe('a bad filter is a 400 application/problem+json', () => {
 
   it('reports every problem of the query at once', async () => {
     const { body } = await getProblem(server, `/invoices?${ACME}&totalAmount=abc&postedDate=2023-02-30&status=gt:open`);
-    expect(body.errors.map((e) => [e.code, e.parameter])).toEqual([
+    expect(body.errors.map((e) => [e.code, e.param])).toEqual([
       ['INVALID_NUMBER', 'totalAmount'],
       ['INVALID_DATE', 'postedDate'],
       ['OPERATOR_NOT_SUPPORTED', 'status'],

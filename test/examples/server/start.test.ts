@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // signal, observe. (`--ignore-scripts` skips `prestart`, the build: `npm test` has
 // built dist/ already, and a build during the tests would rewrite it under them.)
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const env = { ...process.env, HOST: '127.0.0.1', STORE: 'memory', NO_COLOR: '1' };
 
 /** Everything a process writes, as it comes, and a promise of its exit. */
@@ -68,7 +68,7 @@ describe('the example server', () => {
     try {
       const [, base] = await waitFor(run.out, /Example financial-data API on (http:\/\/127\.0\.0\.1:\d+): \d+ sample rows, text compared case-sensitively\./);
       const response = await fetch(`${base}/vendors?businessName=Acme%20%26%20Sons&serviceName=quickbooks&vendorName=%25acme%25`);
-      // Case-insensitively, "Acme & Sons", "ACME Logistics"… would match too (test/server/case.test.ts).
+      // Case-insensitively, "Acme & Sons", "ACME Logistics"… would match too (test/examples/server/case.test.ts).
       expect(((await response.json()) as { data: { vendorName: string }[] }).data.map((v) => v.vendorName)).toEqual(['acme-widgets.com']);
       server.kill('SIGTERM');
       expect((await run.exit)[0]).toBe(0);

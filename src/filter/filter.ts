@@ -79,3 +79,14 @@ export interface Filter {
    */
   readonly caseInsensitive?: boolean;
 }
+
+/** How a back end compares text (`compile`, `sortItems`, `toSql`): the option every one of them takes. */
+export interface CaseOptions {
+  /**
+   * Compare strings and ids, for equality and for `%` patterns, by their lower-case forms:
+   * the simple lower case of each code point (see `foldCase`), as Postgres's `lower()`
+   * under `pg_c_utf8` computes them, so the SQL back end means the same. When not given,
+   * the filter's own `caseInsensitive` applies (see `check`'s option), else `false`.
+   */
+  readonly caseInsensitive?: boolean;
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_REQUESTS } from '../../examples/server/examples';
-import { startServer, type TestServer } from '../support/server';
+import { EXAMPLE_REQUESTS } from '../../../examples/server/examples';
+import { startServer, type TestServer } from '../../support/server';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../examples/server/routes/openapi';
-import { getPage, startServer, STORES, type TestServer } from '../support/server';
+import { openApiDocument } from '../../../examples/server/routes/openapi';
+import { getPage, startServer, STORES, type TestServer } from '../../support/server';
 
 // The server's case choice is given once, to the qsfilter/fastify plugin (buildApp's
 // caseInsensitive, which CASE_SENSITIVE=1 turns off); the stores have no setting of their

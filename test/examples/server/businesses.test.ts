@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../support/server';
-import { describeEachStore } from '../support/stores';
+import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../../support/server';
+import { describeEachStore } from '../../support/stores';
 
 let server: TestServer;
 beforeAll(async () => {

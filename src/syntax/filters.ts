@@ -1,0 +1,51 @@
+import type { Limits } from '../input/limits';
+import type { Param } from './ast';
+import { addReservedNames, checkKey, explainParam } from './explain';
+import { filterLexer, filterParser } from './grammar';
+import { addProblem, type Layout, type ParsedParam } from './parsed';
+import { checkTokenLimits } from './token-limits';
+import { SEPARATOR } from './tokens';
+
+/**
+ * Lexes every filter parameter in one call, checks the per-parameter limits on the
+ * tokens, then parses the whole token vector in one go. Only when something is wrong
+ * does it go back over the parameters one by one to say exactly what, and to parse
+ * the ones that are fine on their own.
+ */
+export function parseFilters(filters: ParsedParam[], limits: Limits): void {
+  const layout: Layout = { valueStart: [], keyEnd: [], valueEnd: [] };
+  let text = '';
+  for (const { key, value } of filters) {
+    layout.valueStart.push(text.length + key.length + 1);
+    text += key + SEPARATOR + value + SEPARATOR;
+  }
+  const lexed = filterLexer().tokenize(text);
+  const tokens = lexed.tokens;
+  const overLimit = checkTokenLimits(filters, tokens, layout, limits);
+  const parser = filterParser();
+  if (lexed.errors.length === 0 && !overLimit) {
+    const params = parser.parseQuery(tokens, filters);
+    if (parser.errors.length === 0) {
+      for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
+      return;
+    }
+  }
+  for (let i = 0; i < filters.length; i++) {
+    const filter = filters[i]!;
+    const overLimit = filter.problems;
+    if (overLimit === undefined) {
+      explainParam(i, filter, tokens, layout, limits.maxDiagnostics);
+      continue;
+    }
+    // Over a limit of its value: not parsed further, but its key is still checked, first.
+    delete filter.problems;
+    checkKey(filter, limits.maxDiagnostics);
+    for (const d of overLimit) addProblem(filter, limits.maxDiagnostics, d);
+  }
+}
+
+/** Takes a parameter that parsed as part of the whole query, unless a name in its path is reserved. */
+function accept(filter: ParsedParam, param: Param, max: number): void {
+  addReservedNames(filter, param.path, max);
+  if (filter.problems === undefined) filter.param = param;
+}
