@@ -222,12 +222,12 @@ describe('paging', () => {
     ['offset=-5', 'offset'],
     ['offset=x', 'offset'],
     ['offset=99999999999999999999', 'offset'],
-  ])('answers %s with a 400 problem on that parameter', async (query, parameter) => {
+  ])('answers %s with a 400 problem on that parameter', async (query, param) => {
     const { status, body } = await getProblem(server, `/invoices?${ACME}&${query}`);
     expect(status).toBe(400);
     expect(body.instance).toBe('/invoices');
     expect(body.errors).toHaveLength(1);
-    expect(body.errors[0]).toMatchObject({ code: 'INVALID_PAGING', parameter });
+    expect(body.errors[0]).toMatchObject({ code: 'INVALID_PAGING', param });
     expect(body.errors[0]!.message).toContain(JSON.stringify(query.split('=')[1]));
   });
 

@@ -30,8 +30,8 @@ describe('a bad filter is a 400 application/problem+json', () => {
     [`/invoices?${ACME}&customerRef=42`, 'INVALID_PATH', 'customerRef'],
     [`/vendors?${ACME}&vendorName=gt:m`, 'OPERATOR_NOT_SUPPORTED', 'vendorName'],
     [`/invoices?${ACME}&totalAmount=1%25`, 'WILDCARD_NOT_SUPPORTED', 'totalAmount'],
-  ])('%s: %s', async (path, code, parameter) => {
-    expect(await oneError(path)).toMatchObject({ code, parameter });
+  ])('%s: %s', async (path, code, param) => {
+    expect(await oneError(path)).toMatchObject({ code, param });
   });
 
   it('UNKNOWN_FIELD, with a "did you mean" hint', async () => {
