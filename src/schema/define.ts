@@ -186,7 +186,7 @@ export interface FieldValueTypes {
  * request parameters, its paging and its sort parameter. `defineSchema` (`standard/`)
  * checks the spec first and adds the Standard Schema face. The catalog's schemas are
  * built with it alone, so that an app that imports one bundles neither
- * the checks nor their messages (README "Clients"); `test/schema/catalog.test.ts`
+ * the checks nor their messages (docs/client.md); `test/schema/catalog.test.ts`
  * holds each of them equal to what `defineSchema` makes of its spec.
  */
 export function indexSpec<const S extends SchemaSpec>(spec: S): Schema<S> {
