@@ -12,7 +12,7 @@ import { sendable, shown } from './literal';
 /**
  * The typed query builder of reference §11. It writes the query from its own calls, with the
  * printer `format` uses and the value readers `check` uses, and never parses: an app that
- * only builds queries bundles no Chevrotain (see "Clients" in the README).
+ * only builds queries bundles no Chevrotain (docs/client.md).
  */
 
 /** The operators of `where` that match text by a `%` pattern: the builder writes the wildcards. */
