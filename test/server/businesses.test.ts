@@ -108,3 +108,38 @@ describeEachStore('names no business can have, in a DELETE path', (current) => {
     expect((await getPage(current(), '/businesses?limit=500')).pagination.count).toBe(before);
   });
 });
+
+// Issue 23, item 5: businessNameOrUuid was compared with a property of that name, which
+// no business has: it never matched.
+describeEachStore('GET /businesses?businessNameOrUuid', (current) => {
+  async function found(value: string): Promise<{ names: string[]; meta: unknown }> {
+    const page = await getPage<{ businessName: string }>(current(), `/businesses?businessNameOrUuid=${encodeURIComponent(value)}&limit=500`);
+    return { names: page.data.map((b) => b.businessName).sort(), meta: (page as unknown as { meta: unknown }).meta };
+  }
+
+  it('finds a business by its UUID', async () => {
+    const cafe = (await getPage<{ businessUuid: string }>(current(), `/businesses?businessName=${quotedOperand('Café Zoë')}`)).data[0]!;
+    expect(cafe.businessUuid).toMatch(/^BIZ-/);
+    expect(await found(cafe.businessUuid)).toEqual({ names: ['Café Zoë'], meta: { businessNameOrUuid: cafe.businessUuid } });
+  });
+
+  it('finds businesses by all or part of a name, case folded as the server compares text', async () => {
+    expect((await found('Acme & Sons')).names).toEqual(['Acme & Sons']);
+    expect((await found('café')).names).toEqual(['Café Zoë']);
+    expect((await found('bISTRO')).names).toEqual(['"Quoted" Bistro']);
+    expect((await found('s')).names.length).toBeGreaterThan(3);
+  });
+
+  it('reads "%", "\\" and ";" in the text as themselves, not as a wildcard or a separator', async () => {
+    expect((await found('100%')).names).toEqual(['100% Organic']);
+    expect((await found('%')).names).toEqual(['100% Organic']);
+    expect((await found('k\\s')).names).toEqual(['Back\\slash Studio']);
+    expect((await found("O'Brien; P")).names).toEqual(["O'Brien; Partners"]);
+  });
+
+  it('finds nothing for a text in no name and no UUID', async () => {
+    expect((await found('no such business')).names).toEqual([]);
+    expect((await found('BIZ-00000000-0000-4000-8000-000000000000')).names).toEqual([]);
+    expect((await found('x'.repeat(300))).names).toEqual([]);
+  });
+});
