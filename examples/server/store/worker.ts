@@ -43,6 +43,8 @@ export class WorkerDatabase implements SqlClient {
   /** The statement timeout of the running query. */
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
+  /** Why a new thread could not start after a restart: every query fails with it from then on. */
+  #broken: Error | undefined;
 
   private constructor(dataDir: string) {
     this.#dataDir = dataDir;
@@ -57,6 +59,7 @@ export class WorkerDatabase implements SqlClient {
 
   query<Row>(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
     if (this.#closed) return Promise.reject(new Error('the database is closed'));
+    if (this.#broken !== undefined) return Promise.reject(this.#broken);
     return new Promise((resolve, reject) => {
       this.#queue.push({ text, values, resolve: (rows) => resolve({ rows: rows as Row[] }), reject });
       this.#next();
@@ -84,7 +87,15 @@ export class WorkerDatabase implements SqlClient {
       worker.once('message', () => resolve());
       worker.once('error', reject);
     });
-    worker.on('message', (message: { rows?: unknown[]; error?: { message: string; code?: string } }) => this.#finish(message));
+    if (this.#closed) {
+      // Closed while this thread started (after a restart): nothing will use it.
+      await worker.terminate();
+      return;
+    }
+    // A terminated thread's last answer can still arrive: only the current thread's count.
+    worker.on('message', (message: { rows?: unknown[]; error?: { message: string; code?: string } }) => {
+      if (this.#worker === worker) this.#finish(message);
+    });
     // A thread that dies on its own (out of memory): its query fails, and the next one gets a new thread.
     worker.on('error', (error) => this.#restart(worker, error));
     this.#worker = worker;
@@ -127,7 +138,8 @@ export class WorkerDatabase implements SqlClient {
     void worker.terminate().then(() => {
       if (!this.#closed) return this.#start();
     }).catch((failure: unknown) => {
-      for (const job of this.#queue.splice(0)) job.reject(failure instanceof Error ? failure : new Error(String(failure)));
+      this.#broken = failure instanceof Error ? failure : new Error(String(failure));
+      for (const job of this.#queue.splice(0)) job.reject(this.#broken);
     });
   }
 }
