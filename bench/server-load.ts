@@ -129,6 +129,8 @@ server.kill('SIGTERM');
 const stopped = await stopping;
 const errors = [...stopped.ordinary, ...stopped.heavy, ...stopped.bad].filter((a) => a.status >= 400);
 const plain = errors.filter((a) => !a.type.startsWith('application/problem+json'));
-const refused = [...stopped.ordinary, ...stopped.heavy, ...stopped.bad].filter((a) => a.status === 0).length;
-console.log(`SIGTERM under load: ${errors.length} error answers, ${plain.length} not problem+json${plain.length > 0 ? ` (${[...new Set(plain.map((a) => `${a.status} ${a.type}`))].join(', ')})` : ''}; ${refused} connections refused or closed`);
+const unanswered = [...stopped.ordinary, ...stopped.heavy, ...stopped.bad].filter((a) => a.status === 0).length;
+console.log(
+  `SIGTERM under load: ${errors.length} error answers, ${plain.length} not problem+json${plain.length > 0 ? ` (${[...new Set(plain.map((a) => `${a.status} ${a.type}`))].join(', ')})` : ''}; ${unanswered} requests unanswered (sent once the server had stopped listening)`,
+);
 process.exit(0);
