@@ -16,6 +16,7 @@ import { depositRoutes } from './routes/deposits';
 import { openApiRoutes } from './routes/openapi';
 import { playgroundRoute } from './routes/playground';
 import type { Store } from './store/store';
+import { QUERY_CANCELED } from './store/worker';
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -53,6 +54,9 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
       // An encoded business name is long: 200 emoji take 2,400 characters.
       maxParamLength: 4096,
     },
+    // Fastify's own answer to a request that comes while the server closes is a plain
+    // JSON 503: the onRequest hook below answers it with a problem instead.
+    return503OnClosing: false,
     // The router refuses a path segment that is not percent-encoded UTF-8.
     frameworkErrors: (error, request, reply) => {
       const { path } = splitUrl(request.url);
@@ -88,6 +92,18 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
     parseJson(request, text, done);
   });
 
+  // Closing (SIGTERM): requests in flight are answered, and one that arrives on a kept-alive
+  // connection meanwhile gets a 503 problem, and the connection closes.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close').header('retry-after', '1');
+    return sendProblem(reply, problem(503, 'The server is stopping: send the request again.', splitUrl(request.url).path));
+  });
+
   // The methods of each route, by path pattern: a path that exists under another method
   // is a 405 that says which it takes, not a 404 that says nothing is there.
   const routes: { readonly segments: readonly string[]; readonly methods: readonly string[] }[] = [];
@@ -106,6 +122,11 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
   // Body parsing and the like fail with 4xx errors: they become problems too.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { path } = splitUrl(request.url);
+    // A query past the statement timeout (STATEMENT_TIMEOUT_MS), from PGlite's thread or a Postgres server.
+    if (error.code === QUERY_CANCELED) {
+      const detail = 'The query took longer than this server allows (STATEMENT_TIMEOUT_MS): narrow it (fewer patterns on child arrays, fewer sort keys, a smaller limit), or try again later.';
+      return sendProblem(reply.header('retry-after', '1'), problem(503, detail, path));
+    }
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, `${request.method} ${path} failed: ${error.message}`);
     sendProblem(reply, problem(status, status === 500 ? 'The server failed; the error is logged.' : error.message, path));

@@ -26,3 +26,18 @@ export const EXAMPLE_REQUESTS: readonly ExampleRequest[] = [
   { path: `/vendors?${ACME}&vendorName=%acme%`, note: 'bad: a bare "%" (send it as %25)', status: 400 },
   { path: `/deposits?${ACME}&lines.memo=%25cash%25`, note: 'bad: lines.memo was removed on 2023-01-09', status: 400 },
 ];
+
+/**
+ * A heavy valid query, about 4 KB, as the attack of issue 26 sent: child-array parameters
+ * of 8 to 14 patterns each (one line must match all of a parameter's), a six-key
+ * `orderBy`, 500 items; within the default limits (64 parameters, 16 clauses a value).
+ * The load benchmark (bench/server-load.ts) and the tests of the heavy-query gate send it.
+ */
+export const HEAVY_REQUEST: string = (() => {
+  const patterns = ['%25e%25', '%25s%25', '%25a%25n%25', '%25i%25o%25', '%25%25', '%25t%25', '%25r%25', '%25n%25'];
+  const params: string[] = [];
+  for (let i = 0; params.join('&').length < 3800; i++) {
+    params.push(`lines.description=${Array.from({ length: 8 + (i % 7) }, (_, k) => patterns[(k + i) % patterns.length]!).join(';')}`);
+  }
+  return `/invoices?${ACME}&${params.join('&')}&orderBy=-totalAmount,postedDate,-dueDate,status,invoiceNumber,-subTotal&limit=500`;
+})();

@@ -8,14 +8,15 @@
  * document's own example, vendorName=%25acme%25, is meant to find "Acme & Sons"),
  * LOG=1 for Fastify's request log. The data lives in an embedded PGlite by default,
  * in the Postgres server of DATABASE_URL when it is set, or in memory with
- * STORE=memory.
+ * STORE=memory. STATEMENT_TIMEOUT_MS (default 2000): a database query that runs longer
+ * is answered with a 503 problem.
  */
 import type { AddressInfo } from 'node:net';
 import { buildPlayground } from '../playground/build';
 import { buildApp } from './app';
 import { sampleData } from './data/sample';
 import { EXAMPLE_REQUESTS } from './examples';
-import { openStore } from './store/open';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, openStore } from './store/open';
 
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -24,9 +25,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const host = process.env.HOST ?? 'localhost';
 const caseInsensitive = process.env.CASE_SENSITIVE !== '1';
+const statementTimeoutMs = Number(process.env.STATEMENT_TIMEOUT_MS ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+if (!Number.isInteger(statementTimeoutMs) || statementTimeoutMs < 1) {
+  console.error(`STATEMENT_TIMEOUT_MS must be a whole number of milliseconds, at least 1, not ${JSON.stringify(process.env.STATEMENT_TIMEOUT_MS)}.`);
+  process.exit(2);
+}
 
 const data = sampleData();
-const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL }, data);
+const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL, statementTimeoutMs }, data);
 const app = buildApp({ store: opened.store, logger: process.env.LOG === '1', caseInsensitive, playground: await buildPlayground() });
 try {
   await app.listen({ port, host });

@@ -7,15 +7,16 @@ export type Resource = keyof typeof catalog;
  * The schema the server checks a collection's queries with: the catalog's, with the
  * connection parameters required where the collection has them, as the API requires
  * them. The catalog cannot require them (the API also takes a `connectionUuid` instead,
- * and reference §1's examples send neither); this server reads the API document's form only:
- * `businessName` and `serviceName`.
+ * and reference §1's examples send neither); this server requires the API document's
+ * form, `businessName` and `serviceName`, and takes the catalog's `connectionUuid`
+ * beside them as the catalog declares it (optional): it narrows the read to that
+ * connection (see `RESOLVED_PARAMS`).
  */
 function serverSchema(schema: Schema): Schema {
   const params = schema.spec.params;
   if (params === undefined || Array.isArray(params) || !Object.hasOwn(params, 'businessName')) return schema;
   const required: Record<string, ParamSpec> = {};
   for (const [name, spec] of Object.entries(params as Readonly<Record<string, ParamSpec>>)) {
-    if (name === 'connectionUuid') continue;
     required[name] = CONNECTION.includes(name) ? { type: 'string', required: true } : spec;
   }
   return defineSchema({ ...(schema.spec as SchemaSpec), params: required });
@@ -33,14 +34,23 @@ export const collections = Object.fromEntries(
 export const PERIOD_PARAMS = ['startDate', 'endDate'] as const;
 
 /**
+ * The request parameters that name items by something other than a property of the
+ * same name, which the collection route looks up: `connectionUuid`, a connection of
+ * `GET /connections` (the accounting items carry its `businessName` and `serviceName`,
+ * not its identifier), and `businessNameOrUuid`, part or all of a business's name, or
+ * its `businessUuid`.
+ */
+export const RESOLVED_PARAMS = ['connectionUuid', 'businessNameOrUuid'] as const;
+
+/**
  * The request parameters of a collection that select items by exact equality with the
  * item's property of the same name (`GET /balanceSheets?businessName=Acme%20%26%20Sons&
  * reportFrequency=month` is that business's monthly report): all of them but paging,
- * sorting and the period. They are not filters: no operators, no wildcards, no decoding
- * beyond the query string's own.
+ * sorting, the period and the resolved ones. They are not filters: no operators, no
+ * wildcards, no decoding beyond the query string's own.
  */
 export function selectorParams(resource: Resource): string[] {
   const schema = collections[resource];
-  const other = new Set<string>([...PAGING_PARAMS, ...PERIOD_PARAMS, schema.sortParam]);
+  const other = new Set<string>([...PAGING_PARAMS, ...PERIOD_PARAMS, ...RESOLVED_PARAMS, schema.sortParam]);
   return [...schema.params].filter((p) => !other.has(p));
 }

@@ -45,6 +45,8 @@ export interface TestServerOptions {
   readonly logStream?: { write(line: string): unknown };
   /** The server's case choice (`buildApp`'s, which `CASE_SENSITIVE=1` turns off); true by default, as `main.ts`. */
   readonly caseInsensitive?: boolean;
+  /** The database stores' statement timeout (`STATEMENT_TIMEOUT_MS`); 2000 by default. */
+  readonly statementTimeoutMs?: number;
 }
 
 /**
@@ -54,7 +56,8 @@ export interface TestServerOptions {
  * test/support/databases.ts).
  */
 export async function startServer(kind: StoreKind = 'memory', options: TestServerOptions = {}): Promise<TestServer> {
-  const settings = kind === 'memory' ? { store: 'memory' } : kind === 'pglite' ? {} : { databaseUrl: kind.databaseUrl };
+  const place = kind === 'memory' ? { store: 'memory' } : kind === 'pglite' ? {} : { databaseUrl: kind.databaseUrl };
+  const settings = { ...place, statementTimeoutMs: options.statementTimeoutMs };
   const opened = await openStore(settings, sampleData());
   const app = buildApp({
     store: opened.store,

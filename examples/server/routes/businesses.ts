@@ -59,5 +59,9 @@ export function nameProblem(name: string): string | undefined {
   // JSON and percent-encoding can carry lone surrogates and control characters, which are not a name.
   // eslint-disable-next-line no-control-regex
   if (!isStorableText(name) || /[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'businessName must be Unicode text without control characters.';
+  // Refused rather than encoded: a URL client (fetch, a browser, curl) resolves the path
+  // segment "." or ".." away before sending, and the URL standard reads "%2E%2E" as ".."
+  // too, so no encoding of such a name would reach DELETE /businesses/{businessName}.
+  if (name === '.' || name === '..') return 'businessName cannot be "." or "..": a URL path reads those as "this folder" and "the folder above", so the business could never be deleted.';
   return undefined;
 }

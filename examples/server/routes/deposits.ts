@@ -72,9 +72,9 @@ function plural(n: number, word: string): string {
 /**
  * Checks a posted body: a JSON object with `lines`, a non-empty array of at most
  * `MAX_LINES` objects each with a finite number `amount` and an optional string
- * `description`; an optional string `memo`; an optional `postedDate` (`YYYY-MM-DD`,
- * today in UTC when absent), stored as the API writes date-times: `2023-03-01T00:00:00`,
- * no offset. Text must be storable (no NUL, no lone surrogate), and the total a finite
+ * `description`; an optional string `memo`; an optional `postedDate` (`YYYY-MM-DD`, or
+ * `YYYY-MM-DDT00:00:00` as `GET /deposits` returns it; today in UTC when absent), stored
+ * as the API writes date-times: `2023-03-01T00:00:00`, no offset. Text must be storable (no NUL, no lone surrogate), and the total a finite
  * number. Too many lines is a 413, anything else a 400.
  */
 export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors: BodyError[]; status?: 413 } {
@@ -84,9 +84,9 @@ export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors:
   }
   const errors: BodyError[] = [];
   if (Object.hasOwn(body, 'memo')) checkText(body.memo, '/memo', 'memo', errors);
-  const postedDate = Object.hasOwn(body, 'postedDate') ? body.postedDate : now.toISOString().slice(0, 10);
-  if (typeof postedDate !== 'string' || !isCalendarDate(postedDate)) {
-    errors.push({ pointer: '/postedDate', detail: 'postedDate must be a date written YYYY-MM-DD.' });
+  const postedDate = Object.hasOwn(body, 'postedDate') ? postedDay(body.postedDate) : now.toISOString().slice(0, 10);
+  if (postedDate === undefined) {
+    errors.push({ pointer: '/postedDate', detail: 'postedDate must be a date written YYYY-MM-DD, or YYYY-MM-DDT00:00:00 as GET /deposits returns it.' });
   }
   const lines: Item[] = [];
   const droppedMemoLines: number[] = [];
@@ -107,13 +107,13 @@ export function readDeposit(body: unknown, now: Date): PostedDeposit | { errors:
     });
   }
   if (errors.length > 0) return { errors };
-  const totalAmount = Math.round(lines.reduce((sum, line) => sum + (line.amount as number), 0) * 100) / 100;
+  const totalAmount = toCents(lines.reduce((sum, line) => sum + (line.amount as number), 0));
   // Finite amounts can add up past the largest double: JSON would store the total as null.
   if (!Number.isFinite(totalAmount)) return { errors: [{ pointer: '/lines', detail: 'The amounts add up to more than a number can hold.' }] };
   const deposit: Item = {
     id: `dep_${randomUUID()}`,
     ...(Object.hasOwn(body, 'memo') ? { memo: body.memo } : {}),
-    postedDate: `${postedDate as string}T00:00:00`,
+    postedDate: `${postedDate!}T00:00:00`,
     totalAmount,
     lines,
   };
@@ -128,6 +128,23 @@ function checkText(value: unknown, pointer: string, name: string, errors: BodyEr
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A sum rounded to cents, where a double can tell cents apart: past 2^53 cents (about 90
+ * trillion) it cannot, and the sum is kept as it is; scaling it by 100 first would
+ * overflow near the largest double and refuse a total that a number holds (1e307).
+ */
+function toCents(sum: number): number {
+  const cents = Math.round(sum * 100);
+  return Number.isSafeInteger(cents) ? cents / 100 : sum;
+}
+
+/** The day of a posted date, `YYYY-MM-DD`: written so, or at midnight as the API writes date-times; `undefined` for anything else. */
+function postedDay(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const day = value.endsWith('T00:00:00') ? value.slice(0, -'T00:00:00'.length) : value;
+  return isCalendarDate(day) ? day : undefined;
 }
 
 function isCalendarDate(text: string): boolean {

@@ -1,10 +1,14 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { detectCaseFolding, type CaseFolding } from 'qsfilter';
 import type { Resource } from '../resources';
+import { HeavyGate } from './gate';
 import { MemoryStore } from './memory';
 import { PostgresStore, type SqlClient } from './postgres';
 import type { Item, Store } from './store';
+import { WorkerDatabase } from './worker';
+
+/** `STATEMENT_TIMEOUT_MS` when unset: a query running longer is a 503. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 2000;
 
 /** An open store, what to call it in the start-up banner, and how to close it. */
 export interface OpenStore {
@@ -17,6 +21,13 @@ export interface OpenStore {
 export interface StoreSettings {
   readonly store?: string | undefined;
   readonly databaseUrl?: string | undefined;
+  /**
+   * How long one query may run in a database store (`STATEMENT_TIMEOUT_MS`; 2000 by
+   * default): past it, it fails with SQLSTATE 57014, which the app answers with a 503.
+   * The memory store has no database: its filters run in the request, bounded by the
+   * query's limits.
+   */
+  readonly statementTimeoutMs?: number | undefined;
 }
 
 /**
@@ -29,10 +40,12 @@ export async function openStore(settings: StoreSettings, data: Readonly<Record<R
   if (settings.store === 'memory') {
     return { store: new MemoryStore(data), description: 'in memory, filtered by compile()', close: async () => {} };
   }
+  const timeout = settings.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   if (settings.databaseUrl !== undefined && settings.databaseUrl !== '') {
     // JIT compiling the document target's expressions costs seconds on a large table
     // and saves nothing (README, "Postgres versions"): off for this pool's sessions.
-    const pool = new pg.Pool({ connectionString: settings.databaseUrl, options: '-c jit=off' });
+    // The server cancels a statement past the timeout itself.
+    const pool = new pg.Pool({ connectionString: settings.databaseUrl, options: `-c jit=off -c statement_timeout=${timeout}` });
     try {
       const { store, version, caseFolding } = await filled(pool, data, false);
       const description = `Postgres ${version} at ${redact(settings.databaseUrl)}, case folding ${caseFolding}, filtered by toSql()`;
@@ -42,9 +55,15 @@ export async function openStore(settings: StoreSettings, data: Readonly<Record<R
       throw error;
     }
   }
-  const db = new PGlite();
-  const { store, version, caseFolding } = await filled(db, data, true);
-  return { store, description: `embedded PGlite (Postgres ${version} in process), case folding ${caseFolding}, filtered by toSql()`, close: () => db.close() };
+  const db = await WorkerDatabase.open();
+  try {
+    const { store, version, caseFolding } = await filled(db, data, true);
+    db.statementTimeoutMs = timeout;
+    return { store, description: `embedded PGlite (Postgres ${version} in a worker thread), case folding ${caseFolding}, filtered by toSql()`, close: () => db.close() };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
 }
 
 /**
@@ -57,7 +76,7 @@ export async function filled(
   fresh: boolean,
 ): Promise<{ store: PostgresStore; version: string; caseFolding: CaseFolding }> {
   const caseFolding = await detectCaseFolding(db);
-  const store = new PostgresStore(db, { caseFolding });
+  const store = new PostgresStore(db, { caseFolding, gate: new HeavyGate() });
   await store.migrate();
   if (fresh || (await store.size()) === 0) await store.load(data);
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);

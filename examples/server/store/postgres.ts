@@ -1,5 +1,6 @@
 import { toSql, type CaseFolding } from 'qsfilter';
 import type { Resource } from '../resources';
+import { HEAVY_COST, queryCost, type HeavyGate } from './gate';
 import { UNIQUE_KEYS, type FindQuery, type FindResult, type Item, type Selector, type Store } from './store';
 
 /**
@@ -14,6 +15,8 @@ export interface SqlClient {
 export interface PostgresStoreOptions {
   /** How the database folds case for it: what `detectCaseFolding` found (default `pg_c_utf8`, Postgres 17 and later). */
   readonly caseFolding?: CaseFolding;
+  /** The gate heavy finds pass (see `HeavyGate`); none by default. */
+  readonly gate?: HeavyGate;
 }
 
 /**
@@ -43,10 +46,12 @@ const COLUMNS = [
 export class PostgresStore implements Store {
   readonly #db: SqlClient;
   readonly #caseFolding: CaseFolding | undefined;
+  readonly #gate: HeavyGate | undefined;
 
   constructor(db: SqlClient, options: PostgresStoreOptions = {}) {
     this.#db = db;
     this.#caseFolding = options.caseFolding;
+    this.#gate = options.gate;
   }
 
   /**
@@ -93,7 +98,12 @@ export class PostgresStore implements Store {
     }
   }
 
-  async find(resource: Resource, { filter, select, page }: FindQuery): Promise<FindResult> {
+  find(resource: Resource, query: FindQuery): Promise<FindResult> {
+    if (this.#gate === undefined) return this.#find(resource, query);
+    return this.#gate.run(queryCost(query.filter, query.page) > HEAVY_COST, () => this.#find(resource, query));
+  }
+
+  async #find(resource: Resource, { filter, select, page }: FindQuery): Promise<FindResult> {
     const values: unknown[] = [];
     let where = selection(resource, select, values);
     // Sorted as the filter asks, ties (and a filter that does not sort) in storage order.

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../../support/server';
 import { describeEachStore } from '../../support/stores';
@@ -10,6 +11,19 @@ afterAll(() => server.close());
 
 function post(name: unknown): Promise<Response> {
   return server.request('/businesses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ businessName: name }) });
+}
+
+/** A request whose path is sent exactly as written: `fetch` would resolve "." and ".." segments first. */
+function rawRequest(method: string, path: string): Promise<{ status: number; type: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const { hostname, port } = new URL(server.base);
+    const request = httpRequest({ hostname, port, path, method }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, type: String(response.headers['content-type']), body }));
+    });
+    request.on('error', reject).end();
+  });
 }
 
 function remove(encodedName: string): Promise<Response> {
@@ -93,6 +107,37 @@ describe('businesses with special characters', () => {
   });
 });
 
+// Issue 23, item 6: "." and ".." were created (Location: /businesses/..) and could not be
+// deleted: a client resolves such a path segment away, and fetch (the URL standard) reads
+// the encoded "%2E%2E" as ".." too. They are refused, by every route that takes a name.
+describe('a business named "." or ".."', () => {
+  it('cannot be reached through a URL path, encoded or not (why it is refused)', () => {
+    for (const segment of ['..', '%2E%2E', '%2e.', '.', '%2E']) expect(new URL(`/businesses/${segment}`, server.base).pathname, segment).not.toMatch(/^\/businesses\/./);
+  });
+
+  it.each([['.'], ['..']])('%j is refused at creation with a 400 problem that says why', async (name) => {
+    const response = await post(name);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(((await response.json()) as { errors: unknown }).errors).toEqual([
+      { pointer: '/businessName', detail: expect.stringMatching(/^businessName cannot be "\." or "\.\.": a URL path reads those as /) },
+    ]);
+    expect(await names()).not.toContain(name);
+  });
+
+  it('is refused in a DELETE path sent as is (curl keeps "%2E%2E"), and as the connection of POST /Deposit', async () => {
+    for (const segment of ['..', '%2E%2E', '%2e']) {
+      const { status, type, body } = await rawRequest('DELETE', `/businesses/${segment}`);
+      expect(status, segment).toBe(400);
+      expect(type).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(body), segment).toMatchObject({ detail: expect.stringMatching(/^No business can be named "\.\.?": businessName cannot be/) });
+    }
+    const deposit = await server.request('/Deposit?businessName=..&serviceName=xero', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"lines":[{"amount":1}]}' });
+    expect(deposit.status).toBe(400);
+    expect(await deposit.json()).toMatchObject({ detail: expect.stringMatching(/^No business can be named "\.\.": businessName cannot be/) });
+  });
+});
+
 // Issue 14, item 8: Postgres refuses NUL in text, and DELETE /businesses/%00 was a 500.
 describeEachStore('names no business can have, in a DELETE path', (current) => {
   it.each([
@@ -106,5 +151,40 @@ describeEachStore('names no business can have, in a DELETE path', (current) => {
     expect(status).toBe(400);
     expect(body.detail).toMatch(/^No business can be named .*: businessName must /);
     expect((await getPage(current(), '/businesses?limit=500')).pagination.count).toBe(before);
+  });
+});
+
+// Issue 23, item 5: businessNameOrUuid was compared with a property of that name, which
+// no business has: it never matched.
+describeEachStore('GET /businesses?businessNameOrUuid', (current) => {
+  async function found(value: string): Promise<{ names: string[]; meta: unknown }> {
+    const page = await getPage<{ businessName: string }>(current(), `/businesses?businessNameOrUuid=${encodeURIComponent(value)}&limit=500`);
+    return { names: page.data.map((b) => b.businessName).sort(), meta: (page as unknown as { meta: unknown }).meta };
+  }
+
+  it('finds a business by its UUID', async () => {
+    const cafe = (await getPage<{ businessUuid: string }>(current(), `/businesses?businessName=${quotedOperand('Café Zoë')}`)).data[0]!;
+    expect(cafe.businessUuid).toMatch(/^BIZ-/);
+    expect(await found(cafe.businessUuid)).toEqual({ names: ['Café Zoë'], meta: { businessNameOrUuid: cafe.businessUuid } });
+  });
+
+  it('finds businesses by all or part of a name, case folded as the server compares text', async () => {
+    expect((await found('Acme & Sons')).names).toEqual(['Acme & Sons']);
+    expect((await found('café')).names).toEqual(['Café Zoë']);
+    expect((await found('bISTRO')).names).toEqual(['"Quoted" Bistro']);
+    expect((await found('s')).names.length).toBeGreaterThan(3);
+  });
+
+  it('reads "%", "\\" and ";" in the text as themselves, not as a wildcard or a separator', async () => {
+    expect((await found('100%')).names).toEqual(['100% Organic']);
+    expect((await found('%')).names).toEqual(['100% Organic']);
+    expect((await found('k\\s')).names).toEqual(['Back\\slash Studio']);
+    expect((await found("O'Brien; P")).names).toEqual(["O'Brien; Partners"]);
+  });
+
+  it('finds nothing for a text in no name and no UUID', async () => {
+    expect((await found('no such business')).names).toEqual([]);
+    expect((await found('BIZ-00000000-0000-4000-8000-000000000000')).names).toEqual([]);
+    expect((await found('x'.repeat(300))).names).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleData } from '../../../examples/server/data/sample';
 import { getPage, getProblem, quotedOperand, startServer, type TestServer } from '../../support/server';
+import { describeEachStore } from '../../support/stores';
 
 // The oracle: the same sample data, filtered by hand in plain JavaScript.
 const sample = sampleData();
@@ -287,5 +288,36 @@ describe('the connection and the period', () => {
     expect(ids(data)).toEqual(ids(expected));
     const bad = await getProblem(server, `/invoices?${ACME}&startDate=2022-13-01`);
     expect(bad.body.errors).toMatchObject([{ code: 'INVALID_DATE', param: 'startDate' }]);
+  });
+});
+
+// Issue 23, item 8: the catalog (and the README's table) declares connectionUuid on the
+// data endpoints, and the server dropped it from its schema: UNKNOWN_FIELD.
+describeEachStore('connectionUuid, a connection of GET /connections', (current) => {
+  const uuidOf = (businessName: string, serviceName: string): string =>
+    rows('connections').find((c) => c.businessName === businessName && c.serviceName === serviceName)!.connectionUuid as string;
+
+  it('is taken beside the connection it names, and says so in meta', async () => {
+    const uuid = uuidOf('Acme & Sons', 'quickbooks');
+    const page = await getPage<Row>(current(), `/invoices?${ACME}&connectionUuid=${uuid}&totalAmount=gte:1000&limit=500`);
+    expect(ids(page.data)).toEqual(ids(acme('invoices').filter((i) => i.totalAmount >= 1000)));
+    expect(page.data.length).toBeGreaterThan(0);
+    expect((page as unknown as { meta: unknown }).meta).toEqual({ businessName: 'Acme & Sons', serviceName: 'quickbooks', connectionUuid: uuid });
+  });
+
+  it('matches nothing when it names another connection, or none', async () => {
+    const other = rows('connections').find((c) => c.businessName !== 'Acme & Sons')!.connectionUuid as string;
+    for (const uuid of [other, 'CON-00000000-0000-4000-8000-000000000000']) {
+      const page = await getPage(current(), `/vendors?${ACME}&connectionUuid=${uuid}`);
+      expect(page.pagination.count, uuid).toBe(0);
+    }
+  });
+
+  it('is a request parameter of every data endpoint in /openapi.json, not required', async () => {
+    const document = (await (await current().request('/openapi.json')).json()) as { paths: Record<string, { get: { parameters: { name: string; required?: boolean }[] } }> };
+    for (const path of ['/balanceSheets', '/invoices', '/vendors', '/deposits', '/bills', '/syncStatus']) {
+      expect(document.paths[path]!.get.parameters.find((p) => p.name === 'connectionUuid'), path).toMatchObject({ in: 'query' });
+      expect(document.paths[path]!.get.parameters.find((p) => p.name === 'connectionUuid')!.required ?? false).toBe(false);
+    }
   });
 });

@@ -192,3 +192,45 @@ describeEachStore('POST /Deposit takes every date GET /deposits can filter on', 
     }
   });
 });
+
+// Issue 23, item 7: one line of 1e307 was refused as "more than a number can hold" (the
+// rounding to cents multiplied by 100 first, which overflowed), and the date-time form
+// that GET /deposits returns was refused as a postedDate.
+describeEachStore('POST /Deposit takes what GET /deposits returns', (current) => {
+  function post(body: unknown): Promise<Response> {
+    return current().request(`/Deposit?${BOOKS}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  }
+
+  it.each([
+    [[1e307], 1e307],
+    [[-1e307, 5e306], -5e306],
+    [[Number.MAX_VALUE], Number.MAX_VALUE],
+    [[1e15 + 0.25], 1e15 + 0.25],
+    [[0.1, 0.2], 0.3],
+  ])('lines %j total %d', async (amounts, total) => {
+    const memo = `total of ${JSON.stringify(amounts)}`;
+    const response = await post({ memo, lines: amounts.map((amount) => ({ amount })) });
+    expect(response.status, await response.clone().text()).toBe(201);
+    expect(((await response.json()) as { data: Deposit }).data.totalAmount).toBe(total);
+    const found = await getPage<Deposit>(current(), `/deposits?${BOOKS}&memo=${quotedOperand(memo)}`);
+    expect(found.data.map((d) => d.totalAmount)).toEqual([total]);
+  });
+
+  it('a postedDate as GET /deposits writes it: midnight, no offset', async () => {
+    const sample = (await getPage<Deposit>(current(), '/deposits?businessName=Acme%20%26%20Sons&serviceName=quickbooks&limit=1')).data[0]!;
+    expect(sample.postedDate).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00$/);
+    for (const postedDate of [sample.postedDate, '2023-02-01T00:00:00']) {
+      const response = await post({ memo: `posted ${postedDate}`, postedDate, lines: [{ amount: 1 }] });
+      expect(response.status, await response.clone().text()).toBe(201);
+      expect(((await response.json()) as { data: Deposit }).data.postedDate).toBe(postedDate);
+    }
+  });
+
+  it.each(['2023-02-01T10:30:00', '2023-02-01T00:00:00Z', '2023-02-30T00:00:00', '2023-02-01T'])('still refuses %j, saying which forms it takes', async (postedDate) => {
+    const response = await post({ postedDate, lines: [{ amount: 1 }] });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { errors: unknown }).errors).toEqual([
+      { pointer: '/postedDate', detail: 'postedDate must be a date written YYYY-MM-DD, or YYYY-MM-DDT00:00:00 as GET /deposits returns it.' },
+    ]);
+  });
+});

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { Agent, request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { EXAMPLE_REQUESTS, HEAVY_REQUEST } from '../../../examples/server/examples';
 
 // Issue 14, item 11: `npm start` ran the server under a shell and tsx's own child, so
 // `kill <pid>` of what it started left the server running. Tested for real: spawn,
@@ -61,7 +63,47 @@ describe('npm start', () => {
   }, 120_000);
 });
 
+/** Sends the paths in turn over one kept-alive connection until one gets no answer (the server is gone); the answers' status and media type. */
+async function hammer(base: URL, paths: readonly string[]): Promise<{ status: number; type: string }[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const answers: { status: number; type: string }[] = [];
+  for (let i = 0; ; i++) {
+    const answer = await new Promise<{ status: number; type: string } | undefined>((resolve) => {
+      const req = request({ agent, hostname: base.hostname, port: base.port, path: paths[i % paths.length] }, (res) => {
+        res.resume().on('end', () => resolve({ status: res.statusCode!, type: String(res.headers['content-type']) }));
+      });
+      req.on('error', () => resolve(undefined)).end();
+    });
+    if (answer === undefined) break;
+    answers.push(answer);
+  }
+  agent.destroy();
+  return answers;
+}
+
 describe('the example server', () => {
+  // Issue 26, item 2: on SIGTERM under load, some answers were Fastify's plain JSON 503.
+  it('stops on SIGTERM under load, every error answer a problem', async () => {
+    // On its default store, PGlite, with heavy queries among the others: closing waits for them.
+    const server = spawn(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], { cwd: root, env: { ...env, PORT: '0', STORE: '' } });
+    const run = watch(server);
+    try {
+      const [, base] = await waitFor(run.out, /Example financial-data API on (http:\/\/127\.0\.0\.1:\d+)/);
+      const paths = [HEAVY_REQUEST, ...EXAMPLE_REQUESTS.map((r) => r.path)];
+      const load = Promise.all(Array.from({ length: 20 }, (_, i) => hammer(new URL(base!), [...paths.slice(i % paths.length), ...paths])));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      server.kill('SIGTERM');
+      const answers = (await load).flat();
+      expect((await run.exit)[0]).toBe(0);
+      expect(answers.length).toBeGreaterThan(20);
+      const errors = answers.filter((a) => a.status >= 400);
+      expect(errors.length).toBeGreaterThan(0); // the bad examples' 400s at least
+      expect(errors.filter((a) => !a.type.startsWith('application/problem+json'))).toEqual([]);
+    } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+    }
+  }, 120_000);
+
   it('compares text case-sensitively with CASE_SENSITIVE=1, and says so', async () => {
     const server = spawn(process.execPath, ['--import', 'tsx', 'examples/server/main.ts'], { cwd: root, env: { ...env, PORT: '0', CASE_SENSITIVE: '1' } });
     const run = watch(server);
