@@ -18,20 +18,37 @@ export interface DocumentTarget {
   readonly document: string;
   /** The table (name or alias) to qualify the column with: `'invoices'`, `'public.invoices'`, `'i'`. */
   readonly table?: QualifiedName;
+  /**
+   * Whether the values have the schema's JSON types (reference §14.1, see `typedValue`):
+   * then every comparison is one an index can serve (`sqlIndexes`), and a value of
+   * another type never matches. Without it (the default) any value is read as `compile`
+   * reads it, a number in a string or a date with an offset included, which no index
+   * can serve.
+   */
+  readonly typed?: boolean;
 }
+
+/** The SQL of the tests of a condition on the values read from `source`: the document column, or an array element. */
+export type ValueTests = (source: string, condition: Condition, text: TextComparison, params: Parameters) => string;
 
 /**
  * The SQL of one condition on a document target. A child-array condition is one
  * `EXISTS` over the elements of the array (only when it is one), all its tests on the
- * same element.
+ * same element. `tests` reads the values: as `compile` reads any JSON (the default), or
+ * typed (`typedTests`).
  */
-export function documentCondition(target: DocumentTarget, condition: Condition, text: TextComparison, params: Parameters): string {
-  const column = quoteIdentifier(target.document, 'the document column');
-  const document = target.table === undefined ? column : `${quoteQualified(target.table, 'the table')}.${column}`;
-  if (condition.array === undefined) return valueTests(document, condition, text, params);
+export function documentCondition(target: DocumentTarget, condition: Condition, text: TextComparison, params: Parameters, tests: ValueTests = valueTests): string {
+  const document = documentColumn(target);
+  if (condition.array === undefined) return tests(document, condition, text, params);
   const list = `${document}->${key(condition.array)}`;
-  const tests = valueTests('element', condition, text, params);
-  return `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${list}) = 'array' THEN ${list} END) AS elements(element) WHERE ${tests})`;
+  const elementTests = tests('element', condition, text, params);
+  return `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${list}) = 'array' THEN ${list} END) AS elements(element) WHERE ${elementTests})`;
+}
+
+/** The target's `jsonb` column, quoted, and qualified with its table when it has one. */
+export function documentColumn(target: DocumentTarget): string {
+  const column = quoteIdentifier(target.document, 'the document column');
+  return target.table === undefined ? column : `${quoteQualified(target.table, 'the table')}.${column}`;
 }
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

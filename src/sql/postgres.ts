@@ -4,6 +4,7 @@ import type { Filter } from '../check/filter';
 import type { CompileOptions } from '../eval/compile';
 import { documentCondition, type DocumentTarget } from './document';
 import { orderBy } from './order';
+import { typedCondition } from './typed';
 import { numbered, Parameters, templated, type SqlValue } from './parameters';
 import { relationalCondition, type RelationalTarget } from './relational';
 import { CASE_FOLDINGS, type CaseFolding, type TextComparison } from './text';
@@ -54,7 +55,7 @@ export type SqlTemplate = [strings: TemplateStringsArray, ...values: SqlValue[]]
  * into an `ORDER BY` clause with `sortItems`' meaning (reference §9). Every value
  * is a bound parameter; identifiers come only from the target and are quoted. The
  * comparisons of one number or date parameter are merged into one interval, as
- * `compile` merges them, so the values bound are at most 3 per such parameter, and the
+ * `compile` merges them, so the values bound are at most 4 per such parameter, and the
  * text depends only on the filter's shape, never on its values. A filter with no
  * conditions is `TRUE`.
  *
@@ -106,8 +107,13 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
   if (!Array.isArray(tieBreaker)) wrongArgument('toSql', '"tieBreaker"', 'a column name or an array of column names', tieBreaker);
   const params = new Parameters();
   const text = textComparison(options, filter.caseInsensitive);
+  if ('document' in target && target.typed !== undefined && typeof target.typed !== 'boolean') wrongArgument('toSql', 'the target\'s "typed"', 'true or false', target.typed);
   const conditions = filter.conditions.map((condition) =>
-    'document' in target ? documentCondition(target, condition, text, params) : relationalCondition(target, condition, text, params),
+    'document' in target
+      ? target.typed === true
+        ? typedCondition(target, condition, text, params)
+        : documentCondition(target, condition, text, params)
+      : relationalCondition(target, condition, text, params),
   );
   return {
     text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`,
@@ -122,7 +128,7 @@ const SQL_OPTIONS = ['caseInsensitive', 'caseFolding', 'firstParam', 'tieBreaker
 const TEMPLATE_OPTIONS = ['caseInsensitive', 'caseFolding'];
 
 /** How text compares: the option, else the filter's own `caseInsensitive`, else case-sensitively. */
-function textComparison(options: SqlOptions | undefined, filterCase: boolean | undefined): TextComparison {
+export function textComparison(options: SqlOptions | undefined, filterCase: boolean | undefined): TextComparison {
   const caseInsensitive = options?.caseInsensitive ?? filterCase;
   const folding = options?.caseFolding ?? 'pg_c_utf8';
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') {
