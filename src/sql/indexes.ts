@@ -27,6 +27,10 @@ export type IndexOptions = Pick<SqlOptions, 'caseInsensitive' | 'caseFolding'>;
  * - with `caseInsensitive` (and the `caseFolding` given to `toSql`), string and id
  *   expressions are the folded ones the queries then use.
  *
+ * A sort index is ascending (`NULLS LAST`, as every sort here is): it serves an
+ * ascending sort, and the first key of a descending one only through a sort of the
+ * matches; add `(expression DESC NULLS LAST)` where a descending sort must be fast.
+ *
  * The target must name the real table (`table`), not an alias: expressions are written
  * unqualified, as an index holds them. The untyped document target reads values no
  * index can serve: it is a `TypeError`, as is a field the target does not map. Names
