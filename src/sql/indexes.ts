@@ -66,7 +66,7 @@ function nameOf(field: Field, text: TextComparison, purpose = ''): string {
   return `${field.path}${purpose}${folded ? `_ci_${text.folding}` : ''}`;
 }
 
-/** One index to create: on `table`, one expression (already parenthesized where it must be). */
+/** One index to create: on `table`, one index element (see `element`). */
 interface Index {
   readonly table: QualifiedName;
   /** What the name says after the table's: the field and what the index is for. */
@@ -82,23 +82,30 @@ function relationalIndexes(target: RelationalTarget, fields: readonly Field[], t
   const indexes: Index[] = [];
   for (const field of fields) {
     if (field.array === undefined) {
-      indexes.push({ table, name: nameOf(field, text), expression: `(${filtered(column(target.columns, field.path, field.path), field, text)})` });
+      indexes.push({ table, name: nameOf(field, text), expression: element(filtered(column(target.columns, field.path, field.path), field, text)) });
       continue;
     }
     const child = Object.hasOwn(target.arrays ?? {}, field.array) ? target.arrays![field.array] : undefined;
     if (child === undefined) throw new TypeError(`sqlIndexes: the target has no child table for the array "${field.array}".`);
     const key = field.path.slice(field.array.length + 1);
     indexes.push(
-      { table: child.table, name: `${field.array}_${quoteFree(child.foreignKey)}`, expression: `(${quoteIdentifier(child.foreignKey, `the foreign key of array "${field.array}"`)})` },
-      { table: child.table, name: nameOf(field, text), expression: `(${filtered(column(child.columns, key, field.path), field, text)})` },
+      { table: child.table, name: `${field.array}_${quoteFree(child.foreignKey)}`, expression: quoteIdentifier(child.foreignKey, `the foreign key of array "${field.array}"`) },
+      { table: child.table, name: nameOf(field, text), expression: element(filtered(column(child.columns, key, field.path), field, text)) },
     );
   }
   for (const field of fields.filter((f) => f.sortable)) {
-    indexes.push({ table, name: nameOf(field, text, '_sort'), expression: `(${sortKey(unqualified, { key: field.path, path: field.names, type: field.type }, text)})` });
+    indexes.push({ table, name: nameOf(field, text, '_sort'), expression: element(sortKey(unqualified, { key: field.path, path: field.names, type: field.type }, text)) });
   }
   // Cursor paging (reference §14.2) adds here, per sort it serves, one index on the
   // sort keys followed by the cursor key.
   return indexes;
+}
+
+const QUOTED = /^"(?:[^"]|"")*"$/;
+
+/** An index element: a column as it is, any other expression in parentheses, as `CREATE INDEX` wants them. */
+function element(expression: string): string {
+  return QUOTED.test(expression) ? expression : `(${expression})`;
 }
 
 /** A column as a relational filter compares it (see `relationalCondition`): ids as text, text folded with `caseInsensitive`. */
@@ -125,7 +132,7 @@ function documentIndexes(target: DocumentTarget, fields: readonly Field[], text:
   if (!text.caseInsensitive) indexes.push({ table, name: `${target.document}_gin`, expression: `${document} jsonb_path_ops`, method: 'gin' });
   for (const field of fields) {
     if (field.array !== undefined) continue;
-    indexes.push({ table, name: nameOf(field, text), expression: `(${typedValue(document, field.names, field.type, text)})` });
+    indexes.push({ table, name: nameOf(field, text), expression: element(typedValue(document, field.names, field.type, text)) });
   }
   // Cursor paging (reference §14.2) adds here, per sort it serves, one index on the
   // sort keys followed by the cursor key.

@@ -55,7 +55,7 @@ export type SqlTemplate = [strings: TemplateStringsArray, ...values: SqlValue[]]
  * into an `ORDER BY` clause with `sortItems`' meaning (reference §9). Every value
  * is a bound parameter; identifiers come only from the target and are quoted. The
  * comparisons of one number or date parameter are merged into one interval, as
- * `compile` merges them, so the values bound are at most 4 per such parameter, and the
+ * `compile` merges them, so the values bound are at most 3 per such parameter, and the
  * text depends only on the filter's shape, never on its values. A filter with no
  * conditions is `TRUE`.
  *

@@ -107,24 +107,25 @@ export function typedTests(source: string, condition: Condition, text: TextCompa
  * All comparisons of a number condition as one interval of exact decimals (see
  * `roundingInterval`), compared as `jsonb` numbers: from the midpoint below the lowest
  * double to the one above the highest. A midpoint belongs to the interval or not by the
- * parity of its double, so both ends are compared inclusively and an excluded end is
- * also bound as a value to differ from; an included one binds `null`, which no number
- * equals. The SQL is the same for every number condition; an empty interval is [1, 0].
+ * parity of its double, so both ends are compared inclusively, and the ends that do not
+ * belong are bound as one JSON array that the value must not be in (`[]` when both do).
+ * Three values, and the same SQL for every number condition; an empty interval is [1, 0].
  */
 function numberTests(value: string, tests: readonly NumberTest[], params: Parameters): string {
   const bounds = numberBounds(tests);
-  let [from, to, notFrom, notTo] = ['1', '0', 'null', 'null'];
+  let [from, to] = ['1', '0'];
+  const excluded: string[] = [];
   if (bounds !== undefined) {
     const low = roundingInterval(bounds.lo);
     const high = roundingInterval(bounds.hi);
     from = bounds.loOpen ? low.high : low.low;
     to = bounds.hiOpen ? high.low : high.high;
-    if (bounds.loOpen === low.closed) notFrom = from;
-    if (bounds.hiOpen === high.closed) notTo = to;
+    if (bounds.loOpen === low.closed) excluded.push(from);
+    if (bounds.hiOpen === high.closed) excluded.push(to);
   }
   return (
     `${value} >= ${params.add(from, 'jsonb')} AND ${value} <= ${params.add(to, 'jsonb')} ` +
-    `AND ${value} <> ${params.add(notFrom, 'jsonb')} AND ${value} <> ${params.add(notTo, 'jsonb')}`
+    `AND NOT ${params.add(`[${excluded.join(',')}]`, 'jsonb')} @> jsonb_build_array(${value})`
   );
 }
 

@@ -17,9 +17,9 @@ describe('sqlIndexes', () => {
   it('indexes each column as the filters compare it, each sort key, and each child table by its foreign key', () => {
     const statements = sqlIndexes(schema, relationalTarget);
     expect(statements).toContain('CREATE INDEX IF NOT EXISTS "items.v1_amount_qsf" ON "we""ird"."items.v1" ("Amount ""total""")');
-    expect(statements).toContain('CREATE INDEX IF NOT EXISTS "items.v1_ref_id_qsf" ON "we""ird"."items.v1" ("ref id"::text)');
+    expect(statements).toContain('CREATE INDEX IF NOT EXISTS "items.v1_ref_id_qsf" ON "we""ird"."items.v1" (("ref id"::text))');
     expect(statements).toContain('CREATE INDEX IF NOT EXISTS "lines_lines_item id_qsf" ON "we""ird"."lines" ("item id")');
-    expect(statements).toContain('CREATE INDEX IF NOT EXISTS "items.v1_name_sort_qsf" ON "we""ird"."items.v1" (("na;me--") COLLATE "C")');
+    expect(statements).toContain('CREATE INDEX IF NOT EXISTS "items.v1_name_sort_qsf" ON "we""ird"."items.v1" ((("na;me--") COLLATE "C"))');
     expect(new Set(statements).size).toBe(statements.length);
   });
 
@@ -28,7 +28,9 @@ describe('sqlIndexes', () => {
       sqlIndexes(schema, relationalTarget, { caseInsensitive: true, caseFolding }).map((s) => /EXISTS (".*?") ON/.exec(s)![1]);
     const plain = sqlIndexes(schema, relationalTarget).map((s) => /EXISTS (".*?") ON/.exec(s)![1]);
     expect(names('icu')).toContain('"items.v1_name_ci_icu_qsf"');
-    expect(names('icu').filter((n) => names('pg_c_utf8').includes(n) || (plain.includes(n) && n!.includes('name')))).toEqual([]);
+    const folded = (caseFolding: CaseFolding) => names(caseFolding).filter((n) => n!.includes('_ci_'));
+    expect(folded('icu').length).toBeGreaterThan(0);
+    expect(folded('icu').filter((n) => folded('pg_c_utf8').includes(n) || plain.includes(n))).toEqual([]);
   });
 
   it('keeps names within 63 bytes, distinct and the same on every run', () => {

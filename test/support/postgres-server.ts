@@ -165,7 +165,7 @@ interface LocalServer {
 }
 
 /** Starts a throwaway cluster of the server whose binaries are in `bin`; `hint` says what else to do when it cannot start. */
-async function startServer(bin: string, hint = ''): Promise<LocalServer> {
+export async function startServer(bin: string, hint = ''): Promise<LocalServer> {
   const asRoot = process.getuid?.() === 0;
   const dir = await mkdtemp(join(tmpdir(), 'qsfilter-pg-'));
   const data = join(dir, 'data');
