@@ -10,8 +10,8 @@ import { folder, likeTest, textKey, type TextComparison } from './text';
 /**
  * The typed document target (`{ document, typed: true }`, reference §14.1): a `jsonb`
  * column whose values have the schema's JSON types. Each field is read through one
- * expression of the document path alone (`typedValue`), NULL for a value of another
- * type: the filters compare it with bound values, `ORDER BY` sorts by it, and
+ * expression of the document path alone (`typedValue`), which no value of another
+ * type passes a test of: the filters compare it with bound values, `ORDER BY` sorts by it, and
  * `sqlIndexes` indexes it, so a b-tree index on it serves all three. Equality on a
  * string or id is also a containment test (`doc @> '{"status":"paid"}'`), which one GIN
  * `jsonb_path_ops` index on the whole column serves for every field.
@@ -27,7 +27,9 @@ import { folder, likeTest, textKey, type TextComparison } from './text';
  *   a real calendar date. Such strings compare by code point as their instants do (to
  *   the millisecond, as `compile` truncates them), so a date is compared and sorted as
  *   text, with no conversion.
- * Anything else, a date with an offset included, never matches and sorts last. Two
+ * Anything else, a date with an offset included, never matches (and sorts last, but for
+ * a number field, where `jsonb` puts strings first and booleans, arrays and objects
+ * after the numbers: missing and null values sort last). Two
  * spellings of one value (`2020-12-31` and `2020-12-31T00:00:00`; two decimals of one
  * double) are ordered by their text where `sortItems` ties them.
  */
@@ -44,10 +46,10 @@ const CANONICAL_DATE =
 
 /**
  * The one expression a field of a typed document is read through, from `source` (the
- * document column, or an array element): the value if it has the field's type, else
- * NULL. Strings and ids are text under `COLLATE "C"` (folded with `caseInsensitive`),
- * dates their canonical text, numbers the `jsonb` number itself (`jsonb` orders numbers
- * numerically).
+ * document column, or an array element). Strings and ids are text under `COLLATE "C"`
+ * (folded with `caseInsensitive`), dates their canonical text, each NULL for a value of
+ * another type or form; numbers the `jsonb` value itself, NULL for JSON null (`jsonb`
+ * orders numbers numerically, and apart from every other type).
  */
 export function typedValue(source: string, path: readonly string[], type: FieldType, comparison: TextComparison): string {
   const names = path.map(key);
@@ -56,7 +58,10 @@ export function typedValue(source: string, path: readonly string[], type: FieldT
   const raw = `${parent}->>${names[names.length - 1]}`;
   switch (type) {
     case 'number':
-      return `CASE WHEN jsonb_typeof(${json}) = 'number' THEN ${json} END`;
+      // Not a CASE on jsonb_typeof: every comparison with numbers keeps other JSON types
+      // out (jsonb orders each type apart), and only JSON null must be NULL, to sort
+      // last; NULLIF reads the value once, where a scan of every row feels each read.
+      return `NULLIF(${json}, 'null')`;
     case 'date':
       // `->>` of a value of another JSON type is its JSON text, never in the date form.
       return `(CASE WHEN ${raw} ~ ${CANONICAL_DATE} THEN ${raw} END) COLLATE "C"`;
@@ -109,7 +114,8 @@ export function typedTests(source: string, condition: Condition, text: TextCompa
  * double to the one above the highest. A midpoint belongs to the interval or not by the
  * parity of its double, so both ends are compared inclusively, and the ends that do not
  * belong are bound as one JSON array that the value must not be in (`[]` when both do).
- * Three values, and the same SQL for every number condition; an empty interval is [1, 0].
+ * Three values (the array's placeholder appears twice), and the same SQL for every number
+ * condition; an empty interval is [1, 0].
  */
 function numberTests(value: string, tests: readonly NumberTest[], params: Parameters): string {
   const bounds = numberBounds(tests);
@@ -123,10 +129,9 @@ function numberTests(value: string, tests: readonly NumberTest[], params: Parame
     if (bounds.loOpen === low.closed) excluded.push(from);
     if (bounds.hiOpen === high.closed) excluded.push(to);
   }
-  return (
-    `${value} >= ${params.add(from, 'jsonb')} AND ${value} <= ${params.add(to, 'jsonb')} ` +
-    `AND NOT ${params.add(`[${excluded.join(',')}]`, 'jsonb')} @> jsonb_build_array(${value})`
-  );
+  const [lo, hi, outside] = [params.add(from, 'jsonb'), params.add(to, 'jsonb'), params.add(`[${excluded.join(',')}]`, 'jsonb')];
+  // Mostly nothing is excluded: a plan for these values drops the per-row test then.
+  return `${value} >= ${lo} AND ${value} <= ${hi} AND (${outside} = '[]' OR NOT ${outside} @> jsonb_build_array(${value}))`;
 }
 
 /** A text that sorts after every canonical date: the bound of a range that reaches past 9999. */
