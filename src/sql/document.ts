@@ -3,7 +3,7 @@ import type { Condition, DateTest, NumberTest } from '../check/filter';
 import { MAX_MS as END_MS, MIN_MS as FIRST_MS } from '../values/date';
 import { quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
-import { roundingInterval } from './rounding';
+import { decimalRange } from './rounding';
 import { textTests, type TextComparison } from './text';
 
 /**
@@ -139,13 +139,9 @@ function numberRange(tests: readonly NumberTest[], params: Parameters): string {
   let to = '0';
   let ends = '()';
   if (bounds !== undefined) {
-    const low = roundingInterval(bounds.lo);
-    const high = roundingInterval(bounds.hi);
-    const fromClosed = bounds.loOpen ? !low.closed : low.closed;
-    const toClosed = bounds.hiOpen ? !high.closed : high.closed;
-    from = bounds.loOpen ? low.high : low.low;
-    to = bounds.hiOpen ? high.low : high.high;
-    ends = `${fromClosed ? '[' : '('}${toClosed ? ']' : ')'}`;
+    const range = decimalRange(bounds);
+    ({ from, to } = range);
+    ends = `${range.fromClosed ? '[' : '('}${range.toClosed ? ']' : ')'}`;
   }
   // Arguments are evaluated in order, so the values are bound in reading order.
   return `numrange(${params.add(from)}, ${params.add(to)}, ${params.add(ends)})`;

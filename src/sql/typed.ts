@@ -4,7 +4,7 @@ import type { FieldType } from '../schema/define';
 import { MAX_MS as END_MS } from '../values/date';
 import { documentColumn, documentCondition, key, type DocumentTarget } from './document';
 import type { Parameters } from './parameters';
-import { roundingInterval } from './rounding';
+import { decimalRange } from './rounding';
 import { folder, likeTest, textKey, type TextComparison } from './text';
 
 /**
@@ -136,12 +136,10 @@ function numberTests(value: string, tests: readonly NumberTest[], params: Parame
   let [from, to] = ['1', '0'];
   const excluded: string[] = [];
   if (bounds !== undefined) {
-    const low = roundingInterval(bounds.lo);
-    const high = roundingInterval(bounds.hi);
-    from = bounds.loOpen ? low.high : low.low;
-    to = bounds.hiOpen ? high.low : high.high;
-    if (bounds.loOpen === low.closed) excluded.push(from);
-    if (bounds.hiOpen === high.closed) excluded.push(to);
+    const range = decimalRange(bounds);
+    ({ from, to } = range);
+    if (!range.fromClosed) excluded.push(from);
+    if (!range.toClosed) excluded.push(to);
   }
   const [lo, hi, outside] = [params.add(from, 'jsonb'), params.add(to, 'jsonb'), params.add(`[${excluded.join(',')}]`, 'jsonb')];
   // Mostly nothing is excluded: a plan for these values drops the per-row test then.
