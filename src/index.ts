@@ -100,5 +100,6 @@ export { toSql, toSqlTemplate, type SqlOptions, type SqlQuery, type SqlTarget, t
 export { CASE_FOLDINGS, detectCaseFolding, type CaseFolding, type QueryClient } from './sql/text';
 export type { ChildTable, RelationalTarget } from './sql/relational';
 export type { DocumentTarget } from './sql/document';
+export { sqlIndexes, type IndexOptions } from './sql/indexes';
 export type { QualifiedName } from './sql/identifier';
 export type { SqlValue } from './sql/parameters';

@@ -7,7 +7,7 @@ import type { DateTest, NumberTest } from './filter';
  */
 
 /** The interval of a number condition: both ends finite, each open or closed. */
-interface NumberBounds {
+export interface NumberBounds {
   readonly lo: number;
   readonly loOpen: boolean;
   readonly hi: number;

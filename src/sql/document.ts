@@ -4,7 +4,7 @@ import { MAX_MS as END_MS, MIN_MS as FIRST_MS } from '../values/date';
 import { isFieldName } from '../syntax/path';
 import { quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
-import { roundingInterval } from './rounding';
+import { decimalRange } from './rounding';
 import { textTests, type TextComparison } from './text';
 
 /**
@@ -19,31 +19,43 @@ export interface DocumentTarget {
   readonly document: string;
   /** The table (name or alias) to qualify the column with: `'invoices'`, `'public.invoices'`, `'i'`. */
   readonly table?: QualifiedName;
+  /**
+   * Whether the values have the schema's JSON types (reference §14.1, see `typedValue`):
+   * then every comparison is one an index can serve (`sqlIndexes`), and a value of
+   * another type never matches. Without it (the default) any value is read as `compile`
+   * reads it, a number in a string or a date with an offset included, which no index
+   * can serve.
+   */
+  readonly typed?: boolean;
 }
+
+/** The SQL of the tests of a condition on the values read from `source`: the document column, or an array element. */
+export type ValueTests = (source: string, condition: Condition, text: TextComparison, params: Parameters) => string;
 
 /**
  * The SQL of one condition on a document target. A child-array condition is one
  * `EXISTS` over the elements of the array (only when it is one), all its tests on the
- * same element.
+ * same element. `tests` reads the values: as `compile` reads any JSON (the default), or
+ * typed (`typedTests`).
  */
-export function documentCondition(target: DocumentTarget, condition: Condition, text: TextComparison, params: Parameters): string {
+export function documentCondition(target: DocumentTarget, condition: Condition, text: TextComparison, params: Parameters, tests: ValueTests = valueTests): string {
   const document = documentColumn(target);
-  if (condition.array === undefined) return valueTests(document, condition, text, params);
+  if (condition.array === undefined) return tests(document, condition, text, params);
   const list = `${document}->${key(condition.array)}`;
-  const tests = valueTests('element', condition, text, params);
-  return `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${list}) = 'array' THEN ${list} END) AS elements(element) WHERE ${tests})`;
+  const elementTests = tests('element', condition, text, params);
+  return `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${list}) = 'array' THEN ${list} END) AS elements(element) WHERE ${elementTests})`;
 }
 
-/** A property name as a SQL string literal. A field name (reference §3) is a plain identifier, so it never needs escaping. */
-function key(name: string): string {
-  if (!isFieldName(name)) throw new TypeError(`toSql: ${JSON.stringify(name)} is not a field name of a checked filter.`);
-  return `'${name}'`;
-}
-
-/** The document column, qualified by its table when the target names one. */
+/** The target's `jsonb` column, quoted, and qualified with its table when it has one. */
 export function documentColumn(target: DocumentTarget): string {
   const column = quoteIdentifier(target.document, 'the document column');
   return target.table === undefined ? column : `${quoteQualified(target.table, 'the table')}.${column}`;
+}
+
+/** A property name as a SQL string literal. A field name (reference §3) is a plain identifier, so it never needs escaping. */
+export function key(name: string): string {
+  if (!isFieldName(name)) throw new TypeError(`toSql: ${JSON.stringify(name)} is not a field name of a checked filter.`);
+  return `'${name}'`;
 }
 
 /**
@@ -137,13 +149,9 @@ function numberRange(tests: readonly NumberTest[], params: Parameters): string {
   let to = '0';
   let ends = '()';
   if (bounds !== undefined) {
-    const low = roundingInterval(bounds.lo);
-    const high = roundingInterval(bounds.hi);
-    const fromClosed = bounds.loOpen ? !low.closed : low.closed;
-    const toClosed = bounds.hiOpen ? !high.closed : high.closed;
-    from = bounds.loOpen ? low.high : low.low;
-    to = bounds.hiOpen ? high.low : high.high;
-    ends = `${fromClosed ? '[' : '('}${toClosed ? ']' : ')'}`;
+    const range = decimalRange(bounds);
+    ({ from, to } = range);
+    ends = `${range.fromClosed ? '[' : '('}${range.toClosed ? ']' : ')'}`;
   }
   // Arguments are evaluated in order, so the values are bound in reading order.
   return `numrange(${params.add(from)}, ${params.add(to)}, ${params.add(ends)})`;

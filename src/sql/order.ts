@@ -2,7 +2,8 @@ import type { SortField } from '../filter/filter';
 import { documentColumn, END_MS, FIRST_MS, idValue, instantValue, numberValue, OVERFLOW, stringValue, TINY_INVERSE, valueAt, type DocumentTarget } from './document';
 import { quoteIdentifier, quoteQualified } from './identifier';
 import { column, MAX_DOUBLE, qualify, type RelationalTarget } from './relational';
-import { foldText, type TextComparison } from './text';
+import { textKey, type TextComparison } from './text';
+import { typedValue } from './typed';
 
 /**
  * The `ORDER BY` clause of a checked filter's sort (reference §9), with `sortItems`' meaning
@@ -14,12 +15,15 @@ import { foldText, type TextComparison } from './text';
  */
 export function orderBy(sort: readonly SortField[], target: RelationalTarget | DocumentTarget, text: TextComparison, tieBreaker: readonly string[]): string {
   const table = target.table === undefined ? undefined : quoteQualified(target.table, 'the table');
-  const keys = sort.map((field) => {
-    const value = 'document' in target ? documentKey(target, field, text) : relationalKey(target, table, field, text);
-    return `${value} ${field.direction === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
-  });
+  const keys = sort.map((field) => `${sortKey(target, field, text)} ${field.direction === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`);
   for (const name of tieBreaker) keys.push(`${qualify(table, quoteIdentifier(name, 'a tie-breaker column'))} ASC`);
   return keys.length === 0 ? '' : `ORDER BY ${keys.join(', ')}`;
+}
+
+/** The expression one sort key orders by, before its direction: what `sqlIndexes` indexes to serve the sort. */
+export function sortKey(target: RelationalTarget | DocumentTarget, field: Pick<SortField, 'key' | 'path' | 'type'>, text: TextComparison): string {
+  if ('document' in target) return documentKey(target, field, text);
+  return relationalKey(target, target.table === undefined ? undefined : quoteQualified(target.table, 'the table'), field, text);
 }
 
 /**
@@ -27,7 +31,7 @@ export function orderBy(sort: readonly SortField[], target: RelationalTarget | D
  * in a `float8` or `numeric` column) and an infinite timestamp are NULL, as `sortItems`
  * never reads them as values.
  */
-function relationalKey(target: RelationalTarget, table: string | undefined, field: SortField, text: TextComparison): string {
+function relationalKey(target: RelationalTarget, table: string | undefined, field: Pick<SortField, 'key' | 'type'>, text: TextComparison): string {
   const col = qualify(table, column(target.columns, field.key, field.key));
   switch (field.type) {
     case 'number':
@@ -42,8 +46,11 @@ function relationalKey(target: RelationalTarget, table: string | undefined, fiel
 }
 
 /** A sort key on a `jsonb` document, read as the filters read it (a number by the double it rounds to, see `doubleRank`). */
-function documentKey(target: DocumentTarget, field: SortField, text: TextComparison): string {
-  const { json, raw } = valueAt(documentColumn(target), field.path);
+function documentKey(target: DocumentTarget, field: Pick<SortField, 'path' | 'type'>, text: TextComparison): string {
+  const document = documentColumn(target);
+  // The typed target sorts by the expression it filters on, which an index can serve.
+  if (target.typed === true) return typedValue(document, field.path, field.type, text);
+  const { json, raw } = valueAt(document, field.path);
   switch (field.type) {
     case 'number':
       return doubleRank(numberValue(json, raw));
@@ -102,8 +109,3 @@ function below(a: string, p: string): string {
 
 const TWO_53 = '9007199254740992';
 const TWO_52 = '4503599627370496';
-
-/** Text ordered by code point: the bytes of UTF-8, which `COLLATE "C"` compares; folded first with `caseInsensitive`. */
-function textKey(expression: string, text: TextComparison): string {
-  return `(${foldText(expression, text)}) COLLATE "C"`;
-}

@@ -3,6 +3,7 @@ import { checkOptions, wrongArgument } from '../arguments/arguments';
 import type { CaseOptions, Filter } from '../filter/filter';
 import { documentCondition, type DocumentTarget } from './document';
 import { orderBy } from './order';
+import { typedCondition } from './typed';
 import { numbered, Parameters, templated, type SqlValue } from './parameters';
 import { relationalCondition, type RelationalTarget } from './relational';
 import { CASE_FOLDINGS, type CaseFolding, type TextComparison } from './text';
@@ -105,8 +106,13 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
   if (!Array.isArray(tieBreaker)) wrongArgument('toSql', '"tieBreaker"', 'a column name or an array of column names', tieBreaker);
   const params = new Parameters();
   const text = textComparison(options, filter.caseInsensitive);
+  if ('document' in target && target.typed !== undefined && typeof target.typed !== 'boolean') wrongArgument('toSql', 'the target\'s "typed"', 'true or false', target.typed);
   const conditions = filter.conditions.map((condition) =>
-    'document' in target ? documentCondition(target, condition, text, params) : relationalCondition(target, condition, text, params),
+    'document' in target
+      ? target.typed === true
+        ? typedCondition(target, condition, text, params)
+        : documentCondition(target, condition, text, params)
+      : relationalCondition(target, condition, text, params),
   );
   return {
     text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`,
@@ -121,7 +127,7 @@ const SQL_OPTIONS = ['caseInsensitive', 'caseFolding', 'firstParam', 'tieBreaker
 const TEMPLATE_OPTIONS = ['caseInsensitive', 'caseFolding'];
 
 /** How text compares: the option, else the filter's own `caseInsensitive`, else case-sensitively. */
-function textComparison(options: SqlOptions | undefined, filterCase: boolean | undefined): TextComparison {
+export function textComparison(options: SqlOptions | undefined, filterCase: boolean | undefined): TextComparison {
   const caseInsensitive = options?.caseInsensitive ?? filterCase;
   const folding = options?.caseFolding ?? 'pg_c_utf8';
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') {

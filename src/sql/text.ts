@@ -65,13 +65,23 @@ function asciiLower(text: string): string {
  * bound values here (`folder`).
  */
 export function textTests(text: string, tests: readonly TextTest[], comparison: TextComparison, params: Parameters): string[] {
-  const fold = comparison.caseInsensitive ? folder(comparison.folding) : (s: string) => s;
   const subject = foldText(text, comparison);
   return tests.map((test) =>
     test.op === 'eq'
-      ? `${subject} = ${params.add(fold(test.value))}`
-      : `${subject} LIKE ${params.add(likePattern(test.segments.map(fold)))} ESCAPE ${LIKE_ESCAPE}`,
+      ? `${subject} = ${params.add(comparison.caseInsensitive ? folder(comparison.folding)(test.value) : test.value)}`
+      : likeTest(subject, test.segments, comparison, params),
   );
+}
+
+/** A `%` pattern test on a text expression already folded for `comparison` (`foldText`, `textKey`): the segments are folded alike. */
+export function likeTest(subject: string, segments: readonly string[], comparison: TextComparison, params: Parameters): string {
+  const folded = comparison.caseInsensitive ? segments.map(folder(comparison.folding)) : segments;
+  return `${subject} LIKE ${params.add(likePattern(folded))} ESCAPE ${LIKE_ESCAPE}`;
+}
+
+/** Text ordered by code point: the bytes of UTF-8, which `COLLATE "C"` compares; folded first with `caseInsensitive`. */
+export function textKey(expression: string, text: TextComparison): string {
+  return `(${foldText(expression, text)}) COLLATE "C"`;
 }
 
 /**

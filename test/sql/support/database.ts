@@ -103,3 +103,20 @@ export async function selectIds(db: Database, from: string, queries: readonly ((
   const result = await db.query<Record<string, unknown>>(`SELECT id, ${columns.join(', ')} FROM ${from} ORDER BY id`, values);
   return queries.map((_, i) => result.rows.filter((row) => row[`m${i}`] === true).map((row) => row.id as number));
 }
+
+/**
+ * The plan Postgres makes for a statement with these values: they are written in as
+ * literals (with the casts that follow their placeholders), so that the plan is the
+ * custom plan of these values, which is what a statement with one execution gets.
+ */
+export async function explain(db: Database, text: string, values: readonly unknown[]): Promise<string> {
+  // Quoted identifiers (`"at$1"`) and literals are skipped whole: only a bare `$n` is a placeholder.
+  const literal = text.replace(/"(?:[^"]|"")*"|'(?:[^']|'')*'|\$(\d+)/g, (match, n: string | undefined) =>
+    n === undefined ? match : `'${String(values[Number(n) - 1]).replaceAll("'", "''")}'`,
+  );
+  const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${literal}`);
+  return rows.map((row) => row['QUERY PLAN']).join('\n');
+}
+
+/** What a plan that an index serves shows. */
+export const INDEX_SCAN = /Index Scan|Bitmap Index Scan|Index Only Scan/;

@@ -1,0 +1,160 @@
+import { expectSchema } from '../schema/guard';
+import { checkOptions, wrongArgument } from '../arguments/arguments';
+import type { Field, Schema } from '../schema/define';
+import { lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
+import type { DocumentTarget } from './document';
+import { sortKey } from './order';
+import { textComparison, type SqlOptions, type SqlTarget } from './postgres';
+import { column, type RelationalTarget } from './relational';
+import { foldText, type TextComparison } from './text';
+import { typedValue } from './typed';
+
+/** Options of `sqlIndexes`: the `caseInsensitive` and `caseFolding` the queries will use. */
+export type IndexOptions = Pick<SqlOptions, 'caseInsensitive' | 'caseFolding'>;
+
+/**
+ * The `CREATE INDEX IF NOT EXISTS` statements that let Postgres serve every filterable
+ * and sortable field of a schema through `toSql` on this target (reference §14.1):
+ *
+ * - relational: each field's column as its filters compare it (ids as `col::text`),
+ *   each sortable field's `ORDER BY` key, and on each child table its foreign key and
+ *   its field columns;
+ * - typed document (`{ document, typed: true }`): each top-level field's typed
+ *   expression (see `typedValue`), which serves its filters and its sort, and one GIN
+ *   `jsonb_path_ops` index on the column, which serves string and id equality anywhere
+ *   in the document, child arrays included (their other tests are not served by any
+ *   index of a document: a relational child table is);
+ * - with `caseInsensitive` (and the `caseFolding` given to `toSql`), string and id
+ *   expressions are the folded ones the queries then use.
+ *
+ * A sort index is ascending (`NULLS LAST`, as every sort here is): it serves an
+ * ascending sort, and the first key of a descending one only through a sort of the
+ * matches; add `(expression DESC NULLS LAST)` where a descending sort must be fast.
+ *
+ * The target must name the real table (`table`), not an alias: expressions are written
+ * unqualified, as an index holds them. The untyped document target reads values no
+ * index can serve: it is a `TypeError`, as is a field the target does not map. Names
+ * are derived from the table and the field, so running the statements again is a no-op.
+ */
+export function sqlIndexes(schema: Schema, target: SqlTarget, options?: IndexOptions): string[] {
+  expectSchema('sqlIndexes', schema);
+  checkOptions('sqlIndexes', options, INDEX_OPTIONS);
+  if (typeof target !== 'object' || target === null || target.table === undefined) {
+    wrongArgument('sqlIndexes', 'the target', 'a target of toSql with its "table", the table\'s real name', target);
+  }
+  const text = textComparison(options, undefined);
+  const fields = [...schema.fields.values()].filter((field) => field.removed === undefined);
+  const indexes = 'document' in target ? documentIndexes(target, fields, text) : relationalIndexes(target, fields, text);
+  // One statement per table and expression: a sort key is often a filter's expression too.
+  const statements = new Map<string, string>();
+  for (const { table, name, expression, method } of indexes) {
+    const on = `${quoteQualified(table, 'the table')}${method === undefined ? '' : ` USING ${method}`} (${expression})`;
+    const named = indexName(lastPart(table), name);
+    if (!statements.has(on)) statements.set(on, `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(named, 'an index name')} ON ${on}`);
+  }
+  return [...statements.values()];
+}
+
+const INDEX_OPTIONS = ['caseInsensitive', 'caseFolding'];
+
+/**
+ * A field's part of an index name; `_ci_` and the folding where its expression is folded,
+ * which must be named apart from the plain one and the other foldings', or IF NOT EXISTS would take one for the other.
+ */
+function nameOf(field: Field, text: TextComparison, purpose = ''): string {
+  const folded = text.caseInsensitive && (field.type === 'string' || field.type === 'id');
+  return `${field.path}${purpose}${folded ? `_ci_${text.folding}` : ''}`;
+}
+
+/** One index to create: on `table`, one index element (see `element`). */
+interface Index {
+  readonly table: QualifiedName;
+  /** What the name says after the table's: the field and what the index is for. */
+  readonly name: string;
+  readonly expression: string;
+  readonly method?: 'gin';
+}
+
+function relationalIndexes(target: RelationalTarget, fields: readonly Field[], text: TextComparison): Index[] {
+  const table = target.table!;
+  // Unqualified: an index expression names the columns of its own table.
+  const { table: _, ...unqualified } = target;
+  const indexes: Index[] = [];
+  for (const field of fields) {
+    if (field.array === undefined) {
+      indexes.push({ table, name: nameOf(field, text), expression: element(filtered(column(target.columns, field.path, field.path), field, text)) });
+      continue;
+    }
+    const child = Object.hasOwn(target.arrays ?? {}, field.array) ? target.arrays![field.array] : undefined;
+    if (child === undefined) throw new TypeError(`sqlIndexes: the target has no child table for the array "${field.array}".`);
+    const key = field.path.slice(field.array.length + 1);
+    indexes.push(
+      { table: child.table, name: `${field.array}_${quoteFree(child.foreignKey)}`, expression: quoteIdentifier(child.foreignKey, `the foreign key of array "${field.array}"`) },
+      { table: child.table, name: nameOf(field, text), expression: element(filtered(column(child.columns, key, field.path), field, text)) },
+    );
+  }
+  for (const field of fields.filter((f) => f.sortable)) {
+    indexes.push({ table, name: nameOf(field, text, '_sort'), expression: element(sortKey(unqualified, { key: field.path, path: field.names, type: field.type }, text)) });
+  }
+  // Cursor paging (reference §14.2) adds here, per sort it serves, one index on the
+  // sort keys followed by the cursor key.
+  return indexes;
+}
+
+const QUOTED = /^"(?:[^"]|"")*"$/;
+
+/** An index element: a column as it is, any other expression in parentheses, as `CREATE INDEX` wants them. */
+function element(expression: string): string {
+  return QUOTED.test(expression) ? expression : `(${expression})`;
+}
+
+/** A column as a relational filter compares it (see `relationalCondition`): ids as text, text folded with `caseInsensitive`. */
+function filtered(col: string, field: Field, text: TextComparison): string {
+  switch (field.type) {
+    case 'number':
+    case 'date':
+      return col;
+    case 'string':
+      return foldText(col, text);
+    case 'id':
+      return foldText(`${col}::text`, text);
+  }
+}
+
+function documentIndexes(target: DocumentTarget, fields: readonly Field[], text: TextComparison): Index[] {
+  if (target.typed !== true) {
+    throw new TypeError('sqlIndexes: the untyped document target reads values (numbers in strings, dates with offsets) that no index can serve: use { document, typed: true } with data of the schema\'s JSON types.');
+  }
+  const table = target.table!;
+  const document = quoteIdentifier(target.document, 'the document column');
+  const indexes: Index[] = [];
+  // Case-sensitive string and id equality is containment, anywhere in the document.
+  if (!text.caseInsensitive) indexes.push({ table, name: `${target.document}_gin`, expression: `${document} jsonb_path_ops`, method: 'gin' });
+  for (const field of fields) {
+    if (field.array !== undefined) continue;
+    indexes.push({ table, name: nameOf(field, text), expression: element(typedValue(document, field.names, field.type, text)) });
+  }
+  // Cursor paging (reference §14.2) adds here, per sort it serves, one index on the
+  // sort keys followed by the cursor key.
+  return indexes;
+}
+
+/** An identifier's text for a name: what quoting would double, dropped. */
+function quoteFree(name: string): string {
+  return name.replaceAll('"', '');
+}
+
+/**
+ * `table_field_qsf`, Postgres's 63 bytes at most: a longer one is cut and ends with a
+ * hash of the whole, so that two long names stay apart and each run makes the same.
+ */
+function indexName(table: string, name: string): string {
+  const full = `${table}_${name.replaceAll('.', '_')}_qsf`;
+  if (new TextEncoder().encode(full).length <= 63) return full;
+  let hash = 0x811c9dc5;
+  for (const unit of full) hash = Math.imul(hash ^ unit.codePointAt(0)!, 0x01000193) >>> 0;
+  const suffix = `_${hash.toString(16).padStart(8, '0')}`;
+  const cut = [...full];
+  while (new TextEncoder().encode(cut.join('')).length > 63 - suffix.length) cut.pop();
+  return cut.join('') + suffix;
+}

@@ -1,0 +1,200 @@
+import { dateBounds, numberBounds } from '../filter/bounds';
+import type { Condition, DateTest, NumberTest, TextTest } from '../filter/filter';
+import type { FieldType } from '../schema/define';
+import { MAX_MS as END_MS } from '../values/date';
+import { documentColumn, documentCondition, key, type DocumentTarget } from './document';
+import type { Parameters } from './parameters';
+import { decimalRange } from './rounding';
+import { folder, likeTest, textKey, type TextComparison } from './text';
+
+/**
+ * The typed document target (`{ document, typed: true }`, reference §14.1): a `jsonb`
+ * column whose values have the schema's JSON types. Each field is read through one
+ * expression of the document path alone (`typedValue`), which no value of another
+ * type passes a test of: the filters compare it with bound values, `ORDER BY` sorts by it, and
+ * `sqlIndexes` indexes it, so a b-tree index on it serves all three. Equality on a
+ * string or id is also a containment test (`doc @> '{"status":"paid"}'`), which one GIN
+ * `jsonb_path_ops` index on the whole column serves for every field.
+ *
+ * The canonical forms, what the target reads as a value of the field's type:
+ * - number: a JSON number (compared exactly with the bounds of the double's rounding
+ *   interval, as `compile` compares the double `JSON.parse` makes of it);
+ * - string: a JSON string;
+ * - id: a JSON string, or a JSON number whose value is an integer of at most 2^53 − 1
+ *   (read as its decimal digits);
+ * - date: a JSON string `YYYY-MM-DD` (the UTC day's start) or `YYYY-MM-DDThh:mm:ss`
+ *   with an optional fraction of 1 to 9 digits (UTC, no offset: the real API's form),
+ *   a real calendar date. Such strings compare by code point as their instants do (to
+ *   the millisecond, as `compile` truncates them), so a date is compared and sorted as
+ *   text, with no conversion.
+ * Anything else, a date with an offset included, never matches (and sorts last, but for
+ * a number field, where `jsonb` puts strings first and booleans, arrays and objects
+ * after the numbers: missing and null values sort last). Two
+ * spellings of one value (`2020-12-31` and `2020-12-31T00:00:00`; two decimals of one
+ * double) are ordered by their text where `sortItems` ties them.
+ */
+
+/**
+ * Whether a text is a canonical date (see above), written without a regular expression
+ * (Postgres's engine costs microseconds a row, ten times a scan's own work): the layout
+ * by mapping every digit to 0 and comparing with the layouts of the form, the month and
+ * day with the list of the days of a leap year, February 29 only in a leap year
+ * (divisible by 4, centuries by 400, year 0000 included), hours to 23, minutes and
+ * seconds to 59. The digits are known to be digits before any part is compared.
+ */
+function isCanonicalDate(s: string): string {
+  const year = `CASE WHEN substr(${s}, 3, 2) = '00' THEN substr(${s}, 1, 2) ELSE substr(${s}, 3, 2) END`;
+  return (
+    `translate(${s}, '0123456789', '0000000000') IN (${LAYOUTS}) AND substr(${s}, 6, 5) IN (${MONTH_DAYS}) ` +
+    `AND (substr(${s}, 6, 5) <> '02-29' OR ${year} IN (${MULTIPLES_OF_4})) ` +
+    `AND (length(${s}) = 10 OR (substr(${s}, 12, 2) <= '23' AND substr(${s}, 15, 1) <= '5' AND substr(${s}, 18, 1) <= '5'))`
+  );
+}
+
+const quoted = (texts: readonly string[]) => texts.map((t) => `'${t}'`).join(', ');
+const two = (n: number) => String(n).padStart(2, '0');
+/** `YYYY-MM-DD`, and with a time of no fraction or of 1 to 9 digits, each digit 0. */
+const LAYOUTS = quoted(['0000-00-00', '0000-00-00T00:00:00', ...Array.from({ length: 9 }, (_, i) => `0000-00-00T00:00:00.${'0'.repeat(i + 1)}`)]);
+const MONTH_DAYS = quoted([31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31].flatMap((days, m) => Array.from({ length: days }, (_, d) => `${two(m + 1)}-${two(d + 1)}`)));
+const MULTIPLES_OF_4 = quoted(Array.from({ length: 25 }, (_, i) => two(4 * i)));
+
+/**
+ * The one expression a field of a typed document is read through, from `source` (the
+ * document column, or an array element). Strings and ids are text under `COLLATE "C"`
+ * (folded with `caseInsensitive`), dates their canonical text, each NULL for a value of
+ * another type or form; numbers the `jsonb` value itself, NULL for JSON null (`jsonb`
+ * orders numbers numerically, and apart from every other type).
+ */
+export function typedValue(source: string, path: readonly string[], type: FieldType, comparison: TextComparison): string {
+  const names = path.map(key);
+  const parent = [source, ...names.slice(0, -1)].join('->');
+  const json = `${parent}->${names[names.length - 1]}`;
+  const raw = `${parent}->>${names[names.length - 1]}`;
+  switch (type) {
+    case 'number':
+      // Not a CASE on jsonb_typeof: every comparison with numbers keeps other JSON types
+      // out (jsonb orders each type apart), and only JSON null must be NULL, to sort
+      // last; NULLIF reads the value once, where a scan of every row feels each read.
+      return `NULLIF(${json}, 'null')`;
+    case 'date':
+      // `->>` of a value of another JSON type is its JSON text, never in the date form.
+      return `(CASE WHEN ${isCanonicalDate(raw)} THEN ${raw} END) COLLATE "C"`;
+    case 'string':
+      return textKey(`CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`, comparison);
+    case 'id':
+      return textKey(`CASE jsonb_typeof(${json}) WHEN 'string' THEN ${raw} WHEN 'number' THEN ${integerText(json)} END`, comparison);
+  }
+}
+
+/** A JSON number's decimal digits when it is an integer of at most 2^53 − 1 (the ids `compile` reads), else NULL. */
+function integerText(json: string): string {
+  const n = `(${json})::numeric`;
+  return `CASE WHEN ${n} = trunc(${n}) AND abs(${n}) <= ${Number.MAX_SAFE_INTEGER} THEN trunc(${n})::text END`;
+}
+
+/**
+ * The SQL of one condition on a typed document. A child-array condition with a
+ * case-sensitive string equality is first a containment test on the whole document
+ * (`doc @> '{"lines":[{"description":"x"}]}'`: some element has it), which the GIN
+ * index serves, before the `EXISTS` that holds all its tests to one element.
+ */
+export function typedCondition(target: DocumentTarget, condition: Condition, text: TextComparison, params: Parameters): string {
+  const exists = () => documentCondition(target, condition, text, params, typedTests);
+  const equal = condition.type === 'string' && !text.caseInsensitive ? condition.tests.find((test) => test.op === 'eq') : undefined;
+  if (condition.array === undefined || equal === undefined) return exists();
+  const document = documentColumn(target);
+  // Bound first: values are bound in reading order.
+  const some = params.add(`{${JSON.stringify(condition.array)}:[${containing(condition.path, equal.value)}]}`, 'jsonb');
+  return `${document} @> ${some} AND ${exists()}`;
+}
+
+/** The SQL of the tests of one condition on a typed document (or one element of its array). */
+export function typedTests(source: string, condition: Condition, text: TextComparison, params: Parameters): string {
+  const value = typedValue(source, condition.path, condition.type, text);
+  switch (condition.type) {
+    case 'number':
+      return numberTests(value, condition.tests, params);
+    case 'date':
+      return dateTests(value, condition.tests, params);
+    case 'string':
+    case 'id':
+      return condition.tests.map((test) => textTest(source, value, condition, test, text, params)).join(' AND ');
+  }
+}
+
+/**
+ * All comparisons of a number condition as one interval of exact decimals (see
+ * `roundingInterval`), compared as `jsonb` numbers: from the midpoint below the lowest
+ * double to the one above the highest. A midpoint belongs to the interval or not by the
+ * parity of its double, so both ends are compared inclusively, and the ends that do not
+ * belong are bound as one JSON array that the value must not be in (`[]` when both do).
+ * Three values (the array's placeholder appears twice), and the same SQL for every number
+ * condition; an empty interval is [1, 0].
+ */
+function numberTests(value: string, tests: readonly NumberTest[], params: Parameters): string {
+  const bounds = numberBounds(tests);
+  let [from, to] = ['1', '0'];
+  const excluded: string[] = [];
+  if (bounds !== undefined) {
+    const range = decimalRange(bounds);
+    ({ from, to } = range);
+    if (!range.fromClosed) excluded.push(from);
+    if (!range.toClosed) excluded.push(to);
+  }
+  const [lo, hi, outside] = [params.add(from, 'jsonb'), params.add(to, 'jsonb'), params.add(`[${excluded.join(',')}]`, 'jsonb')];
+  // Mostly nothing is excluded: a plan for these values drops the per-row test then.
+  return `${value} >= ${lo} AND ${value} <= ${hi} AND (${outside} = '[]' OR NOT ${outside} @> jsonb_build_array(${value}))`;
+}
+
+/** A text that sorts after every canonical date: the bound of a range that reaches past 9999. */
+const PAST_LAST_DATE = '9999-12-32';
+
+/**
+ * All comparisons of a date condition as one half-open interval of canonical texts: the
+ * text of an instant (`canonicalDate`) compares with every canonical date as the instants
+ * do. Which sides are bound depends only on the operators, as on the relational target.
+ */
+function dateTests(value: string, tests: readonly DateTest[], params: Parameters): string {
+  const { lo, hi } = dateBounds(tests) ?? { lo: 0, hi: 0 };
+  const sides: string[] = [];
+  if (tests.some(({ op }) => op !== 'lt' && op !== 'lte')) sides.push(`${value} >= ${params.add(canonicalDate(lo))}`);
+  if (tests.some(({ op }) => op !== 'gt' && op !== 'gte')) sides.push(`${value} < ${params.add(canonicalDate(hi))}`);
+  return sides.join(' AND ');
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The canonical text of an instant of the years 0000 to 9999 (later ones sort after all):
+ * `YYYY-MM-DD` at a day's start, else `YYYY-MM-DDThh:mm:ss` and the milliseconds (when
+ * not 0) without trailing zeros. A canonical date text sorts before it exactly when its
+ * instant, truncated to the millisecond, is earlier.
+ */
+export function canonicalDate(ms: number): string {
+  if (ms >= END_MS) return PAST_LAST_DATE;
+  const iso = new Date(ms).toISOString(); // YYYY-MM-DDThh:mm:ss.sssZ for these years
+  if (((ms % DAY_MS) + DAY_MS) % DAY_MS === 0) return iso.slice(0, 10);
+  return iso.slice(0, 19) + `.${iso.slice(20, 23)}`.replace(/\.?0+$/, '');
+}
+
+/**
+ * One test of a string or id: case-sensitive equality as containment (`{"a":{"b":v}}`),
+ * which a GIN `jsonb_path_ops` index serves, and for an id that is an integer also its
+ * JSON number; the rest on the typed value, whose b-tree index serves equality and a
+ * `LIKE` prefix.
+ */
+function textTest(source: string, value: string, condition: Condition, test: TextTest, text: TextComparison, params: Parameters): string {
+  if (test.op === 'like') return likeTest(value, test.segments, text, params);
+  if (text.caseInsensitive) return `${value} = ${params.add(folder(text.folding)(test.value))}`;
+  const asString = params.add(containing(condition.path, test.value), 'jsonb');
+  if (condition.type === 'string') return `${source} @> ${asString}`;
+  const id = Number(test.value);
+  // Only an integer's own digits name a number id: `042` and `-0` are strings only.
+  const number = Number.isSafeInteger(id) && String(id) === test.value ? containing(condition.path, id) : containing(condition.path, test.value);
+  return `(${source} @> ${asString} OR ${source} @> ${params.add(number, 'jsonb')})`;
+}
+
+/** The JSON of an object holding `value` at `path`. */
+function containing(path: readonly string[], value: string | number): string {
+  return path.reduceRight<string>((inner, name) => `{${JSON.stringify(name)}:${inner}}`, JSON.stringify(value));
+}

@@ -1,0 +1,193 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { check as checkQuery, compile, sortItems, sqlIndexes, toSql, type CaseFolding, type DocumentTarget } from '../../src/index';
+import { canonicalDate } from '../../src/sql/typed';
+import { SERVERS, useDatabase, type Database } from '../support/databases';
+import { documents, filterCase, pagedCase, schema, typedItems, type TypedItem, type TypedLine } from './support/arbitraries';
+import { createTables, explain, INDEX_SCAN, loadDocuments, selectIds, TEST_TIMEOUT } from './support/database';
+import { exactFoldings } from './support/folding';
+import { object, writeJson, type Json } from './support/json';
+import { RAW_NUMBERS } from './support/pools';
+import { checkedCases, type Checked } from './support/suite';
+
+/**
+ * The typed document target (reference §14.1) on every server the SQL suites use: on
+ * documents whose values have the schema's JSON types it selects exactly what `compile`
+ * accepts and pages exactly as `sortItems` does; on awkward documents (any JSON where a
+ * field is) it never raises and selects nothing `compile` refuses, since a value of
+ * another type never matches. `sqlIndexes`' statements run, and a selective filter on
+ * some thousands of rows is served by an index.
+ */
+
+const target: DocumentTarget = { document: 'doc', table: 'docs', typed: true };
+
+/** Reads choices for a document's spelling, one after the other, round and round. */
+function chooser(choices: readonly number[]): () => number {
+  let i = 0;
+  return () => choices[i++ % choices.length]!;
+}
+
+const INTEGER = /^(0|-?[1-9][0-9]*)$/;
+
+/**
+ * A typed item as a document of the canonical forms. `varied` spells values every way
+ * the form allows (a date with or without its time, fraction or extra digits; any JSON
+ * number token; ids that are integers as numbers), which filters must all read alike;
+ * otherwise each value has one spelling (`canonicalDate`, the shortest number), for
+ * which the order is `sortItems`' to the last tie.
+ */
+function typedDocument(item: TypedItem, varied: boolean, choose: () => number): Json {
+  const number = (n: number | null | undefined): Json | undefined => {
+    if (n === undefined) return undefined;
+    if (n === null || !Number.isFinite(n)) return null;
+    return varied && choose() % 5 === 0 ? { raw: RAW_NUMBERS[choose() % RAW_NUMBERS.length]! } : n;
+  };
+  const date = (d: Date | null | undefined): Json | undefined => {
+    if (d === undefined || d === null) return d === null ? null : undefined;
+    const iso = d.toISOString();
+    if (!varied) return canonicalDate(d.getTime());
+    switch (choose() % 4) {
+      case 0:
+        return canonicalDate(d.getTime());
+      case 1:
+        return iso.slice(0, 19) + (d.getUTCMilliseconds() === 0 ? '' : iso.slice(19, 23));
+      case 2:
+        return iso.slice(0, 23);
+      default:
+        return `${iso.slice(0, 23)}${choose() % 10}71`; // truncated to the millisecond by both
+    }
+  };
+  const id = (v: string | number | null): Json => {
+    if (typeof v === 'string' && varied && INTEGER.test(v) && Number.isSafeInteger(Number(v)) && choose() % 2 === 0) return Number(v);
+    return v;
+  };
+  const entries = (fields: Record<string, Json | undefined>): [string, Json][] =>
+    Object.entries(fields).filter((e): e is [string, Json] => e[1] !== undefined);
+  const line = (l: TypedLine): Json =>
+    object(entries({ label: l.label, qty: number(l.qty), on: date(l.on), item: l.item && object([['id', id(l.item.id)]]) }));
+  // Own properties only: an item without "toString" would find Object.prototype's.
+  const own = <K extends keyof TypedItem>(k: K): TypedItem[K] | undefined => (Object.hasOwn(item, k) ? item[k] : undefined);
+  return object(
+    entries({
+      amount: number(item.amount),
+      score: number(item.score),
+      name: item.name,
+      toString: own('toString'),
+      at: date(item.at),
+      ref: item.ref && object([['id', id(item.ref.id)]]),
+      lines: item.lines?.map(line),
+    }),
+  );
+}
+
+const typedDocuments = (varied: boolean) =>
+  fc.tuple(typedItems, fc.array(fc.nat(), { minLength: 50, maxLength: 50 })).map(([items, choices]) => {
+    const choose = chooser(choices);
+    return items.map((item) => typedDocument(item, varied, choose));
+  });
+
+/** What the SQL selects from the loaded documents, filter by filter, and what compile accepts of them. */
+async function selections(db: Database, folding: CaseFolding, docs: readonly Json[], cases: readonly Checked[]) {
+  await loadDocuments(db, docs);
+  const parsed = docs.map((doc) => JSON.parse(writeJson(doc)) as unknown);
+  const selected = await selectIds(
+    db,
+    'docs',
+    cases.map(({ source, filter }) => (firstParam) => toSql(filter, target, { caseInsensitive: source.caseInsensitive, caseFolding: folding, firstParam })),
+  );
+  return cases.map(({ source, filter }, i) => {
+    const predicate = compile(filter, { caseInsensitive: source.caseInsensitive });
+    const accepted = parsed.flatMap((doc, j) => (predicate(doc) ? [j + 1] : []));
+    const why = () => `${JSON.stringify(source)} (${folding})\nSQL selects ${selected[i]}, compile accepts ${accepted}\n${selected[i]!.concat(accepted).map((id) => `${id}: ${writeJson(docs[id - 1]!)}`).join('\n')}`;
+    return { selected: selected[i]!, accepted, why };
+  });
+}
+
+describe.each(SERVERS)('the typed document target on $label', (server) => {
+  let db: Database;
+  let foldings: CaseFolding[];
+  useDatabase(server, { jit: false }, async (opened) => {
+    db = opened;
+    await createTables(db);
+    foldings = await exactFoldings(db);
+  });
+  const folding = () => fc.nat().map((n) => foldings[n % foldings.length]!);
+
+  it('selects exactly what compile accepts on typed documents, every spelling of the canonical forms included', async () => {
+    await fc.assert(
+      fc.asyncProperty(typedDocuments(true), checkedCases(filterCase, 60), folding(), async (docs, cases, f) => {
+        for (const { selected, accepted, why } of await selections(db, f, docs, cases)) {
+          if (selected.join() !== accepted.join()) expect.fail(why());
+        }
+      }),
+      { numRuns: 30 },
+    );
+  }, TEST_TIMEOUT);
+
+  it('never raises on awkward documents, and a value of another type never matches', async () => {
+    await fc.assert(
+      fc.asyncProperty(documents, checkedCases(filterCase, 60), folding(), async (docs, cases, f) => {
+        for (const { selected, accepted, why } of await selections(db, f, docs, cases)) {
+          if (selected.some((id) => !accepted.includes(id))) expect.fail(why());
+        }
+      }),
+      { numRuns: 30 },
+    );
+  }, TEST_TIMEOUT);
+
+  it('orders and pages exactly as sortItems does on typed documents of one spelling', async () => {
+    await fc.assert(
+      fc.asyncProperty(typedDocuments(false), checkedCases(pagedCase, 12), folding(), async (docs, cases, caseFolding) => {
+        await loadDocuments(db, docs);
+        const parsed = docs.map((doc) => JSON.parse(writeJson(doc)) as unknown);
+        for (const { source, filter } of cases) {
+          const { caseInsensitive } = source;
+          const { text, values, orderBy } = toSql(filter, target, { caseInsensitive, caseFolding, tieBreaker: 'id' });
+          const { limit, offset } = filter.page!;
+          const n = values.length;
+          const { rows } = await db.query<{ id: number }>(`SELECT id FROM docs WHERE ${text} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [...values, limit, offset]);
+          const matches = compile(filter, { caseInsensitive });
+          const kept = parsed.map((doc, i) => ({ id: i + 1, doc })).filter(({ doc }) => matches(doc));
+          const byDoc = new Map(kept.map(({ id, doc }) => [doc, id]));
+          const expected = sortItems(kept.map(({ doc }) => doc), filter, { caseInsensitive }).map((doc) => byDoc.get(doc)!).slice(offset, offset + limit);
+          if (rows.map((row) => row.id).join() !== expected.join()) {
+            expect.fail(`${JSON.stringify(source)} (${caseFolding})\n${orderBy}\nSQL ${rows.map((r) => r.id)}, sortItems ${expected}\n${kept.map(({ id }) => `${id}: ${writeJson(docs[id - 1]!)}`).join('\n')}`);
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  }, TEST_TIMEOUT);
+
+  it('runs every statement of sqlIndexes, twice, and a selective filter on thousands of rows uses an index', async () => {
+    const statements = [
+      ...sqlIndexes(schema, target),
+      ...foldings.flatMap((caseFolding) => sqlIndexes(schema, target, { caseInsensitive: true, caseFolding })),
+    ];
+    for (const statement of [...statements, ...statements]) await db.exec(statement);
+    await db.exec(`TRUNCATE docs;
+      INSERT INTO docs SELECT i, jsonb_build_object('amount', i % 1000, 'name', 'n' || i, 'ref', jsonb_build_object('id', (i % 500)::text),
+        'at', to_char(timestamp '2020-01-01' + i * interval '1 hour', 'YYYY-MM-DD"T"HH24:MI:SS'), 'lines', jsonb_build_array(jsonb_build_object('label', 'l' || i)))
+        FROM generate_series(1, 5000) AS i`);
+    // VACUUM also moves the GIN index's pending entries into the index proper, as autovacuum would.
+    await db.exec('VACUUM ANALYZE docs');
+    for (const query of ['amount=gte:10;lte:11', 'name=n42', 'ref.id=42', 'at=2020-01-05', 'name=n42%25', 'lines.label=l7', 'orderBy=at&limit=5']) {
+      const filter = check(query);
+      // A pattern and an array element are served only case-sensitively (by the C-collated text and by containment).
+      const caseSettings = query.includes('%') || query.startsWith('lines') ? [undefined] : [undefined, ...foldings];
+      for (const caseFolding of caseSettings) {
+        const sql = toSql(filter, target, caseFolding === undefined ? {} : { caseInsensitive: true, caseFolding });
+        const limit = query.includes('orderBy') ? ` LIMIT ${filter.page!.limit}` : '';
+        const plan = await explain(db, `SELECT id FROM docs WHERE ${sql.text} ${sql.orderBy}${limit}`, sql.values);
+        expect(plan, `${query} (${caseFolding ?? 'case-sensitive'})`).toMatch(INDEX_SCAN);
+      }
+    }
+  }, TEST_TIMEOUT);
+});
+
+/** A checked filter of the test schema; a query the schema refuses is a bug of the test. */
+function check(query: string) {
+  const result = checkQuery(query, schema);
+  if (!result.ok) throw new Error(JSON.stringify(result.errors));
+  return result.value;
+}
