@@ -2,7 +2,7 @@
  * SQL at production size (issue 24, reference §14.1): `toSql` on the relational and the
  * typed document target, with `sqlIndexes`' indexes, against the SQL a Postgres user
  * would write by hand with indexes of their own choosing, on invoices with two lines
- * each, in Debian's Postgres 15 (a throwaway cluster on a loopback port, JIT off) and in
+ * each, in npm's Postgres 15 build (a throwaway cluster on a loopback port, JIT off) and in
  * PGlite. Each query is `SELECT count(*)` of its matches, after a check that both sides
  * count the same; each time is the median of 5 runs after one warm-up. `EXPLAIN` shows
  * what serves each selective filter. Then `toSql`'s own cost per bound number.
