@@ -34,18 +34,18 @@ export interface ParsedParam {
   readonly key: string;
   readonly value: string;
   /** Set when a filter parameter parsed without problems. */
-  param?: Param;
+  param?: Param | undefined;
   /** Set for the sort parameter: all its keys, or with `problems` the well-formed ones. */
-  sort?: Sort;
+  sort?: Sort | undefined;
   /** Set when it did not. */
-  problems?: Diagnostic[];
+  problems?: Diagnostic[] | undefined;
   /** Problems counted but not kept, past `maxDiagnostics`: `problems` ends with one saying how many. */
-  omitted?: number;
+  omitted?: number | undefined;
   /**
    * The key's path, on a parameter with problems whose key is a path nonetheless: `check`
    * still checks it against the schema (`nosuchfield=%acme%` is an unknown field too).
    */
-  path?: Path;
+  path?: Path | undefined;
 }
 
 /** Every filter parameter of a query in order, parsed or not, and the pass-through ones. */
@@ -100,7 +100,7 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
     if (raw.problems === undefined && raw.key === sortParam) {
       const value = raw.value ?? '';
       addPassThrough(passed, raw.key, value);
-      const entry: ParsedParam = { key: raw.key, value };
+      const entry = parsedParam(raw.key, value);
       filters.push(entry);
       if (sorted) addProblem(entry, limits.maxDiagnostics, repeatedSort(raw.key, value, example));
       else {
@@ -116,7 +116,7 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
       addPassThrough(passed, raw.key, raw.value ?? '');
       continue;
     }
-    const filter: ParsedParam = { key: raw.key, value: raw.value ?? '' };
+    const filter = parsedParam(raw.key, raw.value ?? '');
     filters.push(filter);
     if (raw.problems === undefined) {
       if (!overDepth(filter, limits)) pending.push(filter);
@@ -128,7 +128,16 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
   }
   if (pending.length > 0) parseFilters(pending, limits);
   for (const filter of filters) if (filter.omitted !== undefined) filter.problems!.push(omission(filter.omitted, limits.maxDiagnostics));
-  return { filters, params: passed };
+  return { filters, params: passed, stopped: undefined };
+}
+
+/**
+ * A parameter's record, every property its own from the start: its optional properties
+ * are read whether set or not, and one added to `Object.prototype` (`param`, `problems`)
+ * must not read as set. (One shape for all records, too.)
+ */
+function parsedParam(key: string, value: string): ParsedParam {
+  return { key, value, param: undefined, sort: undefined, problems: undefined, omitted: undefined, path: undefined };
 }
 
 const EMPTY_KEYS: readonly string[] = [];
@@ -244,7 +253,7 @@ function parseFilters(filters: ParsedParam[], limits: Limits): void {
       continue;
     }
     // Over a limit of its value: not parsed further, but its key is still checked, first.
-    delete filter.problems;
+    filter.problems = undefined;
     checkKey(filter, limits.maxDiagnostics);
     for (const d of overLimit) addProblem(filter, limits.maxDiagnostics, d);
   }
@@ -429,7 +438,9 @@ function explainParam(index: number, filter: ParsedParam, tokens: IToken[], layo
   let clauseStart = valueStart;
   let from = 0;
   for (let t = 0; t <= valueTokens.length; t++) {
-    const token = valueTokens[t];
+    // One step past the last token ends the last clause: read as nothing, not as the
+    // index of a vector that has none there (a polluted Array.prototype would answer).
+    const token = t < valueTokens.length ? valueTokens[t] : undefined;
     if (token !== undefined && token.tokenType !== Semi) continue;
     const clauseEnd = token?.startOffset ?? valueEnd;
     // A clause is explained as if its invalid escapes were not there: INVALID_ESCAPE says it.

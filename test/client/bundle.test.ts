@@ -25,9 +25,12 @@ const CLIENT_BUDGET = 6 * 1024;
  * gzipped on its own, and the code without it 10.5 KiB: even with no text at all, our
  * part would be over the goal. Since then, 0.6 KiB of hints: sort examples from the
  * schema's own fields, and a query argument that is a Result, a syntax tree, a Filter or a
- * builder named as such. README "Clients" and bench/RESULTS.md give the figures.
+ * builder named as such. Then 0.3 KiB (16.3 KiB) so that a polluted prototype changes
+ * nothing (issue 23, item 4): Chevrotain built with the prototypes' additions put aside,
+ * and schema specs and check's own records read as own properties only. README "Clients"
+ * and bench/RESULTS.md give the figures.
  */
-const CHECK_OURS_BUDGET = 16 * 1024;
+const CHECK_OURS_BUDGET = 16.5 * 1024;
 
 let link: PackageLink;
 
