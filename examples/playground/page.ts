@@ -128,10 +128,15 @@ function renderRows(path: string, data: readonly Record<string, unknown>[], pagi
   rows.replaceChildren(summary, table);
 }
 
+/** A value as a table cell shows it: a reference by its name and id, a list by its length, never raw JSON. */
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return Array.isArray(value) ? `${value.length} item${value.length === 1 ? '' : 's'}` : JSON.stringify(value);
-  return String(value);
+  if (Array.isArray(value)) return `${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (typeof value !== 'object') return String(value);
+  const { id, name, ...rest } = value as Record<string, unknown>;
+  const others = Object.entries(rest).map(([k, v]) => `${k}: ${cell(v)}`);
+  if (id === undefined) return [name === undefined ? [] : [cell(name)], others].flat().join(', ');
+  return [name === undefined ? cell(id) : `${cell(name)} (${cell(id)})`, ...others].join(', ');
 }
 
 // ---------------------------------------------------------------- the form: the same query, built with query()
@@ -156,6 +161,9 @@ function textInput(name: string, placeholder: string, value = ''): HTMLInputElem
   Object.assign(i, { name, placeholder, value, type: 'text' });
   return i;
 }
+
+/** Whether buildForm is replacing the form: its events are not the user's then. */
+let rebuilding = false;
 
 /** Lays the form out for the chosen collection: conditions, sort, page and request parameters. */
 function buildForm(): void {
@@ -199,42 +207,86 @@ function buildForm(): void {
   order.append(select('orderBy', ['', ...sortable]), select('direction', ['asc', 'desc']));
   const limit = el('label', 'limit ');
   limit.append(textInput('limit', String(s.paging?.defaultLimit ?? '')));
-  form.replaceChildren(conditions, add, el('div', undefined, 'params'), order, limit, el('p', undefined, 'form-error'));
+  // Removing a focused input fires its change event: the form is half gone then, and of another collection.
+  rebuilding = true;
+  try {
+    form.replaceChildren(conditions, add, el('div', undefined, 'params'), order, limit, el('ul', undefined, 'form-error'));
+  } finally {
+    rebuilding = false;
+  }
   form.querySelector('.params')!.append(...params);
   if (sortable.length === 0) order.hidden = true;
   if (s.paging === undefined) limit.hidden = true;
 }
 
-/** Builds the query from the form with the typed builder, and shows it like a typed one. */
+/** What a form value must be, by the type of what it fills. */
+type Kind = Field['type'] | 'limit';
+
+/** The number syntax of the language (reference §4): what a number box may hold. */
+const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/** Why a value typed into the form cannot be sent, in the page's words. */
+function notA(label: string, kind: Kind, text: string): string {
+  const shown = JSON.stringify(text);
+  if (kind === 'number') return `${label}: ${shown} is not a number. Write one such as 100, -2.5 or 1.5e3.`;
+  if (kind === 'date') return `${label}: ${shown} is not a date. Write one such as 2023-01-09, or a date-time such as 2023-01-09T10:00:00Z.`;
+  if (kind === 'limit') return `${label}: ${shown} is not a whole number from 1 to ${schema().paging?.maxLimit ?? 1}.`;
+  return `${label}: ${shown} cannot be sent.`;
+}
+
+/** Builds the query from the form with the typed builder, and shows it like a typed one; or says what in the form is wrong. */
 function fromForm(): void {
+  if (rebuilding) return;
   const s = schema();
-  const error = form.querySelector('.form-error')!;
-  error.textContent = '';
   // The form's values are text: each is given to the builder as the type its field takes.
   type Loose = { where(p: string, o: string, v: unknown): Loose; orderBy(p: string, d: string): Loose; limit(n: unknown): Loose; param(n: string, v: unknown): Loose; toString(): string };
-  try {
-    let q = query(s) as unknown as Loose;
-    for (const row of form.querySelectorAll<HTMLElement>('.condition')) {
-      const [path, operator, value] = ['path', 'operator', 'value'].map((n) => row.querySelector<HTMLInputElement>(`[name="${n}"]`)!.value);
-      if (value === '') continue;
-      const type = s.fields.get(path!)!.type;
-      q = q.where(path!, operator!, type === 'number' ? Number(value) : value);
+  let q = query(s) as unknown as Loose;
+  const problems: string[] = [];
+  /** Adds one value: a number box must hold a number in the language's syntax; the builder refuses the rest (a date that is none). */
+  const give = (label: string, kind: Kind, text: string, add: (value: unknown) => Loose): void => {
+    if (kind === 'number' || kind === 'limit') {
+      if (!NUMBER.test(text) || !Number.isFinite(Number(text))) return void problems.push(notA(label, kind, text));
     }
-    for (const p of s.requestParams.values()) {
-      const value = form.querySelector<HTMLInputElement>(`[name="param:${p.name}"]`)!.value;
-      if (value !== '') q = q.param(p.name, p.type === 'number' ? Number(value) : value);
+    try {
+      q = add(kind === 'number' || kind === 'limit' ? Number(text) : text);
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+      problems.push(notA(label, kind, text));
     }
-    const orderBy = form.querySelector<HTMLSelectElement>('[name="orderBy"]')!.value;
-    if (orderBy !== '') q = q.orderBy(orderBy, form.querySelector<HTMLSelectElement>('[name="direction"]')!.value);
-    const limit = form.querySelector<HTMLInputElement>('[name="limit"]')!.value;
-    if (limit !== '' && s.paging !== undefined) q = q.limit(Number(limit));
-    input.value = q.toString();
-    void update();
-  } catch (e) {
-    // The builder refuses what the types would have: here, a value typed into the form.
-    if (!(e instanceof TypeError)) throw e;
-    error.textContent = e.message;
+  };
+  for (const row of form.querySelectorAll<HTMLElement>('.condition')) {
+    const [path, operator, value] = ['path', 'operator', 'value'].map((n) => row.querySelector<HTMLInputElement>(`[name="${n}"]`)!.value);
+    if (value === '') continue;
+    give(path!, s.fields.get(path!)!.type, value!, (v) => q.where(path!, operator!, v));
   }
+  for (const p of s.requestParams.values()) {
+    const value = form.querySelector<HTMLInputElement>(`[name="param:${p.name}"]`)!.value;
+    if (value !== '') give(p.name, p.type ?? 'string', value, (v) => q.param(p.name, v));
+  }
+  const orderBy = form.querySelector<HTMLSelectElement>('[name="orderBy"]')!.value;
+  if (orderBy !== '') q = q.orderBy(orderBy, form.querySelector<HTMLSelectElement>('[name="direction"]')!.value);
+  const limit = form.querySelector<HTMLInputElement>('[name="limit"]')!.value;
+  if (limit !== '' && s.paging !== undefined) give('limit', 'limit', limit, (v) => q.limit(v));
+  form.querySelector('.form-error')!.replaceChildren(...problems.map((p) => el('li', p)));
+  if (problems.length > 0) {
+    showFormProblems(problems.length);
+    return;
+  }
+  input.value = q.toString();
+  void update();
+}
+
+/**
+ * The page while the form holds a value that cannot be sent: no query is made of it, so
+ * nothing is called valid, and no rows are shown (those of the last query would not be
+ * what the form says).
+ */
+function showFormProblems(count: number): void {
+  latest++; // rows still on their way belong to an older query
+  status.textContent = `${count === 1 ? 'A value' : `${count} values`} in the form cannot be sent: see below the form.`;
+  status.className = 'bad';
+  for (const box of [diagnosticsBox, explanation, canonical]) box.replaceChildren();
+  rows.replaceChildren(el('p', 'Fix the form to see the rows it selects.', 'muted'));
 }
 
 // ---------------------------------------------------------------- wiring

@@ -202,8 +202,10 @@ function explainPath(param: Pick<Param, 'key' | 'path'>, schema: Schema, where: 
     const type = typeof spec === 'string' ? spec : spec.type;
     const path = prefix + name.value;
     const last = i === names.length - 1;
-    if (typeof spec !== 'string' && spec.removed !== undefined) {
-      return diagnostic('FIELD_REMOVED', `Parameter ${quote(param.key)} names a field that can no longer be filtered.`, where, param.path.span, spec.removed);
+    // Own properties of the spec only: `removed` on a polluted Object.prototype is not this field's.
+    const removed = typeof spec !== 'string' && Object.hasOwn(spec, 'removed') ? spec.removed : undefined;
+    if (removed !== undefined) {
+      return diagnostic('FIELD_REMOVED', `Parameter ${quote(param.key)} names a field that can no longer be filtered.`, where, param.path.span, removed);
     }
     if (type === 'ref') {
       if (last) {

@@ -31,7 +31,7 @@ export function dateValue(text: string, where: Location, span: Span, plain: bool
     `Parameter ${quote(where.param)} needs a date, not ${quote(text)}${DATE_PROBLEMS[value]}.`,
     where,
     span,
-    (value === 'syntax' ? valueHint(text, where.param, plain) : undefined) ?? DATE_HINTS[value],
+    (value === 'syntax' ? valueHint(text, where.param, plain) : undefined) ?? dateHint(value, text),
   );
 }
 
@@ -63,12 +63,27 @@ const NUMBER_HINTS: Record<NumberProblem, string> = {
   precision: 'Integers are compared exactly only up to ±9007199254740992 (2^53); use a value in that range.',
 };
 
-const DATE_HINTS: Record<DateProblem, string> = {
-  syntax: 'Write a date as YYYY-MM-DD, or a date-time as YYYY-MM-DDThh:mm[:ss[.fff]] with Z or an offset such as +01:00.',
+/** The hint for a date that does not read: the user's own value, mended, where the problem is in its offset. */
+function dateHint(problem: DateProblem, text: string): string {
+  if (problem === 'offset-space') return `A "+" in a query string means a space: send the offset's plus sign encoded as %2B (${sentOffset(text)}), or use Z.`;
+  if (problem === 'offset-colon') return `Write the offset with a colon: ${sentOffset(text)}.`;
+  return DATE_HINTS[problem];
+}
+
+/**
+ * A date-time whose offset `readDate` refused for its form alone, as it should be sent:
+ * a colon in the offset, its "+" (or the space a "+" became) as %2B.
+ */
+function sentOffset(text: string): string {
+  return excerpt(text.replace(/[ +-](\d\d):?(\d\d)$/, (offset, hh: string, mm: string) => `${offset.startsWith('-') ? '-' : '%2B'}${hh}:${mm}`));
+}
+
+const DATE_HINTS: Record<Exclude<DateProblem, 'offset-space' | 'offset-colon'>, string> = {
+  syntax:
+    'Write a date as YYYY-MM-DD, or a date-time as YYYY-MM-DDThh:mm, YYYY-MM-DDThh:mm:ss or YYYY-MM-DDThh:mm:ss.fffffffff (1 to 9 fraction digits) with Z or an offset such as +01:00.',
+  fraction: 'A fraction of a second has 1 to 9 digits (.5, .123, .123456789), compared to the millisecond: digits past the third are dropped.',
   calendar: 'Use a real calendar date and a time from 00:00:00 to 23:59:59.',
   'offset-missing': 'End the date-time with Z (UTC) or an offset such as +01:00.',
-  'offset-space':
-    'A "+" in a query string means a space: send the offset\'s plus sign encoded as %2B (2023-01-09T10:00:00%2B01:00), or use Z.',
   'offset-range': 'An offset is at most ±23:59 (+01:00, -05:00), or use Z.',
   range: 'Use an instant between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z.',
 };

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { version } from '../../package.json';
+import { escaped } from '../text/quote';
 import { CHECK_OPTIONS, runCheck } from './commands/check';
 import { FILTER_OPTIONS, runFilter } from './commands/filter';
 import { RESOURCES_OPTIONS, runResources } from './commands/resources';
@@ -51,15 +52,18 @@ export async function run(argv: readonly string[]): Promise<number> {
   try {
     return await dispatch(argv);
   } catch (error) {
+    // Every message here may quote what the user gave (a resource name, an option, a
+    // file's path or content, a schema's names): it is escaped once, here, on its way out.
     if (error instanceof UsageError) {
-      process.stderr.write(`qsfilter: ${error.message}\n${USAGE}\n`);
+      process.stderr.write(`qsfilter: ${escaped(error.message)}\n${USAGE}\n`);
       return EXIT.usage;
     }
     if (error instanceof InputError) {
-      process.stderr.write(`qsfilter: ${error.message}\n`);
+      process.stderr.write(`qsfilter: ${escaped(error.message)}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`qsfilter: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`qsfilter: internal error (please report it): ${detail.split('\n').map(escaped).join('\n')}\n`);
     return EXIT.internal;
   }
 }

@@ -123,8 +123,10 @@ function literal(name: string): string {
 
 /**
  * `runtime.own` inlined, as statements declaring `target`: the own property `name` of
- * `object`, or undefined. The `in` test first (it calls no getter) lets the optimizer
- * know the object's map, and with it fold the prototype checks that follow to nothing.
+ * `object`, or undefined, by the steps of `runtime.isOwn`. The `in` test first (it calls
+ * no getter) lets the optimizer know the object's map, and with it fold the prototype
+ * checks that follow to nothing; its "no" goes to `hasOwn`, as a proxy's `has` trap can
+ * hide an own property.
  */
 function writeOwnRead(out: Writer, target: string, object: string, name: string): void {
   const key = literal(name);
@@ -132,7 +134,9 @@ function writeOwnRead(out: Writer, target: string, object: string, name: string)
   out.open(`if (${key} in ${object}) {`);
   out.line(`const p = getPrototypeOf(${object});`);
   out.line(`if ((p === OBJECT_PROTOTYPE ? !(${key} in OBJECT_PROTOTYPE) : p === null) || hasOwn(${object}, ${key})) ${target} = ${object}[${key}];`);
-  out.close('}');
+  out.close(`} else if (hasOwn(${object}, ${key})) {`);
+  out.indented(`${target} = ${object}[${key}];`);
+  out.line('}');
 }
 
 function describeCondition(condition: ConditionShape): string {

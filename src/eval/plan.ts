@@ -29,8 +29,8 @@ export interface FilterShape {
 /** One condition: where its value is read, and the tests it must pass. */
 export interface ConditionShape {
   readonly type: Condition['type'];
-  /** The child array whose elements are tested (`lines`), if any. */
-  readonly array?: string;
+  /** The child array whose elements are tested (`lines`), if any: always an own property, read by every evaluator. */
+  readonly array: string | undefined;
   /** Property names to read, from the item or from each element of `array`. */
   readonly path: readonly string[];
   readonly tests: readonly TestShape[];
@@ -93,8 +93,13 @@ function keyOf(caseInsensitive: boolean, conditions: readonly ConditionShape[]):
 }
 
 function shapeOf(condition: Condition, tests: TestShape[]): ConditionShape {
-  const { type, array, path } = condition;
-  return array === undefined ? { type, path: [...path], tests } : { type, array, path: [...path], tests };
+  const { type, path } = condition;
+  return { type, array: arrayOf(condition), path: [...path], tests };
+}
+
+/** A condition's child array, own property only: `array` on a polluted Object.prototype is no condition's. */
+function arrayOf(condition: Condition): string | undefined {
+  return Object.hasOwn(condition, 'array') ? condition.array : undefined;
 }
 
 /** 0: a comparison of a value read as it is; 1: a test that scans text; 2: a scan of a child array. */
@@ -102,7 +107,7 @@ function costOf(condition: Condition, tests: readonly TestShape[], caseInsensiti
   const scansText =
     condition.type === 'date' ||
     ((condition.type === 'string' || condition.type === 'id') && (caseInsensitive || tests.some((t) => t.kind === 'like')));
-  return (condition.array === undefined ? 0 : 2) + (scansText ? 1 : 0);
+  return (arrayOf(condition) === undefined ? 0 : 2) + (scansText ? 1 : 0);
 }
 
 function planTests(condition: Condition, caseInsensitive: boolean): { shapes: TestShape[]; values: unknown[] } {

@@ -25,13 +25,24 @@ export const isArray = Array.isArray;
 
 /**
  * Whether `name` may be read from `object` as an own property, asked before reading, so
- * that a getter on a prototype is never called. Cheap for plain objects: one whose
- * prototype is `Object.prototype` holds a name as its own unless `Object.prototype`
- * has it (polluted, or a built-in such as `toString`), and one without a prototype
- * holds only its own; `Object.hasOwn`, a call the optimizer does not inline, is left
- * for other objects. A name that is nowhere may also be "read": it is `undefined`.
+ * that a getter on a prototype is never called. Own means what `Object.hasOwn` says (a
+ * proxy's `getOwnPropertyDescriptor` trap), and the steps below are the one meaning
+ * that both evaluators follow, trap for trap (codegen.ts inlines them):
+ *
+ * - `name in object` first: for a plain object it costs nothing (it tells the optimizer
+ *   the object's map), and a name not `in` an ordinary object is not its own. Its "no"
+ *   is not trusted, though: a proxy's `has` trap may hide an own property, so
+ *   `Object.hasOwn` decides then.
+ * - A name `in` an object whose prototype is `Object.prototype` is its own unless
+ *   `Object.prototype` has it (polluted, or a built-in such as `toString`); one in an
+ *   object without a prototype is its own. `Object.hasOwn`, a call the optimizer does
+ *   not inline, is left for other objects.
+ *
+ * For every ordinary object this is exactly `Object.hasOwn`; a proxy is taken at its
+ * traps' word in this order.
  */
 export function isOwn(object: object, name: string): boolean {
+  if (!(name in object)) return hasOwn(object, name);
   const proto: unknown = getPrototypeOf(object);
   return (proto === OBJECT_PROTOTYPE ? !(name in OBJECT_PROTOTYPE) : proto === null) || hasOwn(object, name);
 }

@@ -55,7 +55,7 @@ export function expectFilter(fn: string, filter: unknown): asserts filter is Fil
     if (!Array.isArray(path) || path.length === 0) wrongArgument(fn, `the path of ${name}`, 'a non-empty array of field names', path);
     // A loop, not find(): find's answer for an undefined name is its answer for none.
     for (const part of path as unknown[]) if (!isFieldName(part)) wrongArgument(fn, `each name in the path of ${name}`, 'a field name (reference §3)', part);
-    if (array !== undefined && !isFieldName(array)) wrongArgument(fn, `the array of ${name}`, 'a field name (reference §3)', array);
+    if (Object.hasOwn(condition, 'array') && array !== undefined && !isFieldName(array)) wrongArgument(fn, `the array of ${name}`, 'a field name (reference §3)', array);
     // validate never makes a condition without tests, which would mean "is a value of the type".
     if (!Array.isArray(tests) || tests.length === 0) wrongArgument(fn, `the tests of ${name}`, 'a non-empty array', tests);
     const test = TEST_OF[type as Condition['type']];

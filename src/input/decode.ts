@@ -19,8 +19,12 @@ interface RawParam {
   readonly key: string;
   /** `undefined` when the part had no `=` at all. */
   readonly value: string | undefined;
-  /** Set when the part could not be read: nothing more is done with it. */
-  readonly problems?: readonly Diagnostic[];
+  /**
+   * Set when the part could not be read: nothing more is done with it. Always an own
+   * property, `undefined` when unset, as `stopped` below: a property added to
+   * `Object.prototype` must not read as one.
+   */
+  readonly problems?: readonly Diagnostic[] | undefined;
 }
 
 /**
@@ -114,7 +118,7 @@ function decodeRange(s: string, start: number, end: number, limits: Limits): Dec
       const key = decodeComponent(rawKey);
       const value = rawValue === undefined ? undefined : decodeComponent(rawValue);
       if (key !== undefined && (rawValue === undefined || value !== undefined)) {
-        params.push({ key, value });
+        params.push({ key, value, problems: undefined });
       } else {
         // Both sides are checked, so that a part with two bad escapes gets two diagnostics.
         const problems: Diagnostic[] = [];
@@ -125,7 +129,7 @@ function decodeRange(s: string, start: number, end: number, limits: Limits): Dec
     }
     pos = amp + 1;
   }
-  return { params };
+  return { params, stopped: undefined };
 }
 
 /**
@@ -299,10 +303,10 @@ function decodedPairs(pairs: Iterable<readonly [string, string] | Unreadable>, l
     if (size - 1 > limits.maxQueryLength) return failed(queryTooLong(size - 1, limits));
     const keyProblem = checkDecoded(key, key, 'key');
     const valueProblem = checkDecoded(key, value, 'value');
-    if (keyProblem === undefined && valueProblem === undefined) params.push({ key, value });
+    if (keyProblem === undefined && valueProblem === undefined) params.push({ key, value, problems: undefined });
     else params.push({ key, value: undefined, problems: [keyProblem, valueProblem].filter((d) => d !== undefined) });
   }
-  return { params };
+  return { params, stopped: undefined };
 }
 
 /** A record's pairs, in key order; a getter or proxy that throws is caught by `decodeQuery`. */

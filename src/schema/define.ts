@@ -189,14 +189,15 @@ export interface FieldValueTypes {
  * the checks nor their messages (docs/client.md); `test/schema/catalog.test.ts`
  * holds each of them equal to what `defineSchema` makes of its spec.
  */
-export function indexSpec<const S extends SchemaSpec>(spec: S): Schema<S> {
+export function indexSpec<const S extends SchemaSpec>(given: S): Schema<S> {
+  const spec = ownCopy(given);
   const fields = new Map<string, Field>();
   for (const [name, field] of Object.entries(spec.fields)) indexField(fields, name, field, undefined);
   const requestParams = new Map<string, RequestParam>();
   if (Array.isArray(spec.params)) for (const name of spec.params as readonly string[]) requestParams.set(name, { name, required: false });
   else {
     for (const [name, param] of Object.entries(spec.params ?? {})) {
-      const { type, required = false } = typeof param === 'string' ? { type: param } : param;
+      const { type, required = false } = typeof param === 'string' ? { type: param, required: false } : param;
       requestParams.set(name, { name, type, required });
     }
   }
@@ -204,14 +205,19 @@ export function indexSpec<const S extends SchemaSpec>(spec: S): Schema<S> {
   if (spec.paging !== undefined) for (const name of PAGING_PARAMS) params.add(name);
   // The schema keeps its own frozen copy: the index and the spec must never disagree,
   // whatever the caller later does with the object it passed.
-  const schema = { spec: deepFreeze(structuredClone(spec)), fields, params, requestParams, sortParam: spec.sortParam ?? DEFAULT_SORT_PARAM };
+  const schema = { spec: deepFreeze(structuredClone(given)), fields, params, requestParams, sortParam: spec.sortParam ?? DEFAULT_SORT_PARAM };
   return Object.freeze(spec.paging === undefined ? schema : { ...schema, paging: pagingOf(spec.paging) });
 }
 
 
-function indexField(fields: Map<string, Field>, name: string, spec: FieldSpec | ElementFieldSpec, array: { name: string; removed?: string } | undefined): void {
+/**
+ * Indexes one field of a spec. Each Field is made without a prototype (`ownCopy`), as is
+ * the spec it is read from: their optional properties (`removed`, `array`, `sortable`)
+ * are tested, and one added to Object.prototype must not read as set.
+ */
+function indexField(fields: Map<string, Field>, name: string, spec: FieldSpec | ElementFieldSpec, array: { name: string; removed: string | undefined } | undefined): void {
   const where = array === undefined ? name : `${array.name}.${name}`;
-  const normalized: { type: string; removed?: string; sortable?: boolean; of?: ArraySpec['of'] } = typeof spec === 'string' ? { type: spec } : spec;
+  const normalized: { type: string; removed?: string; sortable?: boolean; of?: ArraySpec['of'] } = typeof spec === 'string' ? ownCopy({ type: spec }) : spec;
   const { type } = normalized;
   const removed = normalized.removed ?? array?.removed;
   const base = {
@@ -220,13 +226,13 @@ function indexField(fields: Map<string, Field>, name: string, spec: FieldSpec | 
     sortable: normalized.sortable === true && removed === undefined,
   };
   if (type === 'ref') {
-    fields.set(`${where}.id`, { path: `${where}.id`, type: 'id', names: [name, 'id'], ...base });
+    fields.set(`${where}.id`, ownCopy<Field>({ path: `${where}.id`, type: 'id', names: [name, 'id'], ...base }));
   } else if (type === 'array') {
     for (const [child, childSpec] of Object.entries(normalized.of!)) {
-      indexField(fields, child, childSpec, { name, ...(removed === undefined ? {} : { removed }) });
+      indexField(fields, child, childSpec, { name, removed });
     }
   } else {
-    fields.set(where, { path: where, type: type as ScalarType, names: [name], ...base });
+    fields.set(where, ownCopy<Field>({ path: where, type: type as ScalarType, names: [name], ...base }));
   }
 }
 
@@ -352,6 +358,24 @@ function onlyKnown(object: object, known: readonly string[], what: string): void
 
 function fail(message: string): never {
   throw new TypeError(`defineSchema: ${message}.`);
+}
+
+/**
+ * The own enumerable properties of a spec, copied into objects without a prototype (plain
+ * objects and arrays; anything else, such as a Map, as it is). Everything read from a
+ * spec is read from this copy, so that a property added to `Object.prototype` (`removed`,
+ * `required`, `sortParam`) never reads as part of a spec that does not set it.
+ */
+export function ownCopy<T>(value: T, copies = new Map<object, unknown>()): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (!(Array.isArray(value) || proto === Object.prototype || proto === null)) return value;
+  const known = copies.get(value);
+  if (known !== undefined) return known as T;
+  const copy = (Array.isArray(value) ? [] : Object.create(null)) as Record<string, unknown>;
+  copies.set(value, copy);
+  for (const [key, item] of Object.entries(value)) copy[key] = ownCopy(item, copies);
+  return copy as T;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -54,7 +54,7 @@ export function schemaFromJsonSchema(jsonSchema: object, options?: JsonSchemaOpt
     if (!isObject(root.properties)) return undefined;
     const mapped: Record<string, FieldSpec> = {};
     for (const [name, property] of Object.entries(root.properties)) {
-      const field = reader.field(property, name, false);
+      const field = reader.field(property, name, name, false);
       if (field !== undefined) mapped[name] = field;
     }
     return mapped;
@@ -81,9 +81,13 @@ class Reader {
 
   constructor(private readonly document: object) {}
 
-  /** The field a property maps to, or `undefined` after recording why not. Inside a child array, scalars and refs only. */
-  field(property: unknown, path: string, inArray: boolean): FieldSpec | undefined {
-    const name = path.slice(path.lastIndexOf('.') + 1);
+  /**
+   * The field a property named `name` maps to, or `undefined` after recording why not (at
+   * `path`, where it is in the data). Inside a child array, scalars and refs only. The
+   * name is passed whole, not taken from the path: a name may hold a dot itself
+   * ("@odata.etag"), and is then no field name.
+   */
+  field(property: unknown, name: string, path: string, inArray: boolean): FieldSpec | undefined {
     if (RESERVED_NAMES.has(name)) return this.skip(path, 'its name is reserved: "__proto__", "constructor" and "prototype" are never fields');
     if (!isFieldName(name)) return this.skip(path, 'its name is not a field name (letters, digits and "_", not starting with a digit)');
     return this.within(property, path, (schema) => {
@@ -116,7 +120,7 @@ class Reader {
       const of: Record<string, ElementFieldSpec> = {};
       for (const [name, property] of Object.entries(items.properties)) {
         // Inside an array, field() gives scalars and refs only.
-        const field = this.field(property, `${path}.${name}`, true) as ElementFieldSpec | undefined;
+        const field = this.field(property, name, `${path}.${name}`, true) as ElementFieldSpec | undefined;
         if (field !== undefined) of[name] = field;
       }
       if (Object.keys(of).length === 0) return this.skip(path, 'a list of objects none of whose fields map');

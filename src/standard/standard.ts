@@ -3,7 +3,7 @@ import type { Diagnostic, Result } from '../diagnostics/diagnostic';
 import type { Filter } from '../filter/filter';
 import type { QueryInput } from '../input/decode';
 import * as core from '../schema/catalog';
-import { checkSpec, indexSpec, type Schema, type SchemaSpec } from '../schema/define';
+import { checkSpec, indexSpec, ownCopy, type Schema, type SchemaSpec } from '../schema/define';
 import { expectSchema } from '../schema/guard';
 
 /**
@@ -114,7 +114,7 @@ function toIssue(d: Diagnostic): StandardIssue {
  * programmer error: it throws a `TypeError` that says what is wrong.
  */
 export function defineSchema<const S extends SchemaSpec>(spec: S): StandardSchema<S> {
-  checkSpec(spec);
+  checkSpec(ownCopy(spec));
   return faced(indexSpec(spec));
 }
 

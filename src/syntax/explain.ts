@@ -88,7 +88,9 @@ export function explainParam(index: number, filter: ParsedParam, tokens: IToken[
   let clauseStart = valueStart;
   let from = 0;
   for (let t = 0; t <= valueTokens.length; t++) {
-    const token = valueTokens[t];
+    // One step past the last token ends the last clause: read as nothing, not as the
+    // index of a vector that has none there (a polluted Array.prototype would answer).
+    const token = t < valueTokens.length ? valueTokens[t] : undefined;
     if (token !== undefined && token.tokenType !== Semi) continue;
     const clauseEnd = token?.startOffset ?? valueEnd;
     // A clause is explained as if its invalid escapes were not there: INVALID_ESCAPE says it.

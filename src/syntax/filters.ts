@@ -38,7 +38,7 @@ export function parseFilters(filters: ParsedParam[], limits: Limits): void {
       continue;
     }
     // Over a limit of its value: not parsed further, but its key is still checked, first.
-    delete filter.problems;
+    filter.problems = undefined;
     checkKey(filter, limits.maxDiagnostics);
     for (const d of overLimit) addProblem(filter, limits.maxDiagnostics, d);
   }

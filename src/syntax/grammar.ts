@@ -1,4 +1,5 @@
 import { EmbeddedActionsParser, Lexer, type IToken } from './chevrotain';
+import { withPristinePrototypes } from './pristine';
 import type { Clause, Name as NameNode, Operand, Operator as OperatorName, Param, Path, SortKey } from './ast';
 import {
   ALL_TOKENS,
@@ -247,7 +248,7 @@ let parser: FilterParser | undefined;
 
 /** Builds the lexer; `validate` checks the token definitions (a test does, the shared instance need not). */
 export function createFilterLexer(validate = false): Lexer {
-  return new Lexer(LEXER_DEFINITION, { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: !validate });
+  return withPristinePrototypes(() => new Lexer(LEXER_DEFINITION, { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: !validate }));
 }
 
 /** The lexer, built on first use so that importing the package does no work. */
@@ -257,10 +258,10 @@ export function filterLexer(): Lexer {
 
 /** The lexer of sort values, built on first use (most queries do not sort). */
 export function filterSortLexer(): Lexer {
-  return (sortLexer ??= new Lexer(SORT_LEXER_DEFINITION, { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: true }));
+  return (sortLexer ??= withPristinePrototypes(() => new Lexer(SORT_LEXER_DEFINITION, { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: true })));
 }
 
 /** The parser, built once on first use and reused (`input` resets it). */
 export function filterParser(): FilterParser {
-  return (parser ??= new FilterParser());
+  return (parser ??= withPristinePrototypes(() => new FilterParser()));
 }

@@ -35,7 +35,7 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
       addPassThrough(passed, raw.key, raw.value ?? '');
       continue;
     }
-    const filter: ParsedParam = { key: raw.key, value: raw.value ?? '' };
+    const filter = parsedParam(raw.key, raw.value ?? '');
     filters.push(filter);
     if (raw.problems === undefined) {
       if (!overDepth(filter, limits)) pending.push(filter);
@@ -47,7 +47,16 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
   }
   if (pending.length > 0) parseFilters(pending, limits);
   for (const filter of filters) if (filter.omitted !== undefined) filter.problems!.push(omission(filter.omitted, limits.maxDiagnostics));
-  return { filters, params: passed };
+  return { filters, params: passed, stopped: undefined };
+}
+
+/**
+ * A parameter's record, every property its own from the start: its optional properties
+ * are read whether set or not, and one added to `Object.prototype` (`param`, `problems`)
+ * must not read as set. (One shape for all records, too.)
+ */
+function parsedParam(key: string, value: string): ParsedParam {
+  return { key, value, param: undefined, sort: undefined, problems: undefined, omitted: undefined, path: undefined };
 }
 
 /**
@@ -94,7 +103,7 @@ export function sortOutAst(
  */
 function sortEntry(key: string, value: string, passed: Record<string, string | string[]>, sorted: boolean, limits: Limits, example: SortExample | undefined): ParsedParam {
   addPassThrough(passed, key, value);
-  const entry: ParsedParam = { key, value };
+  const entry = parsedParam(key, value);
   if (sorted) {
     addProblem(entry, limits.maxDiagnostics, repeatedSort(key, value, example));
     return entry;

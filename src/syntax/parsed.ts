@@ -12,18 +12,18 @@ export interface ParsedParam {
   readonly key: string;
   readonly value: string;
   /** Set when a filter parameter parsed without problems. */
-  param?: Param;
+  param?: Param | undefined;
   /** Set for the sort parameter: all its keys, or with `problems` the well-formed ones. */
-  sort?: Sort;
+  sort?: Sort | undefined;
   /** Set when it did not. */
-  problems?: Diagnostic[];
+  problems?: Diagnostic[] | undefined;
   /** Problems counted but not kept, past `maxDiagnostics`: `problems` ends with one saying how many. */
-  omitted?: number;
+  omitted?: number | undefined;
   /**
    * The key's path, on a parameter with problems whose key is a path nonetheless: `check`
    * still checks it against the schema (`nosuchfield=%acme%` is an unknown field too).
    */
-  path?: Path;
+  path?: Path | undefined;
 }
 
 /** Every filter parameter of a query in order, parsed or not, and the pass-through ones. */

@@ -78,7 +78,8 @@ export function readSort(key: string, value: string, limits: Limits, example: So
     seen.add(path);
   }
   const sort: Sort = { type: 'Sort', key, value, keys };
-  if (problems.length === 0) return { sort };
+  // Every property own, set or not: one added to Object.prototype must not read as one of them.
+  if (problems.length === 0) return { sort, problems: undefined, partial: undefined };
   // The keys without a problem of their own can still be checked against a schema. Keys
   // come in value order, so one pass over the sorted problem offsets finds them.
   const starts = problems.map((p) => p.span!.start).sort((a, b) => a - b);
@@ -87,7 +88,7 @@ export function readSort(key: string, value: string, limits: Limits, example: So
     while (next < starts.length && starts[next]! < k.span.start) next++;
     return !(next < starts.length && starts[next]! < k.span.end);
   });
-  return { problems, partial: { ...sort, keys: fine } };
+  return { sort: undefined, problems, partial: { ...sort, keys: fine } };
 }
 
 /**

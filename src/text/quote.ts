@@ -25,7 +25,19 @@ export function quote(text: string, max = MAX_QUOTED): string {
  * terminal or hide what the text says. The work is bounded by `max`, not the text.
  */
 export function excerpt(text: string, max = MAX_QUOTED): string {
-  return cut(text, max).replace(INVISIBLE, escapeUnits);
+  return escaped(cut(text, max));
+}
+
+/**
+ * Text with every character that acts on a terminal or hides what the text says written
+ * as `\uXXXX`: C0 controls (ESC, line breaks), DEL, C1 controls (U+009B is a CSI on some
+ * terminals), format characters (a U+202E bidi override reverses what follows), line
+ * separators and lone surrogates. The one escaping of user text that messages, hints and
+ * the command line's output share (`excerpt`, the CLI's errors and summaries; `jsonText`
+ * escapes the same, keeping only the line breaks of its indentation).
+ */
+export function escaped(text: string): string {
+  return text.replace(INVISIBLE, escapeUnits);
 }
 
 /** The text itself up to `max` characters, else its first `max` and a `…`, never cutting a character in two. */

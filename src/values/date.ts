@@ -22,7 +22,9 @@ export type DateProblem =
   | 'syntax'
   | 'calendar' // a month, day, hour, minute or second that does not exist
   | 'offset-missing' // a date-time without Z or ±hh:mm
-  | 'offset-space' // ±hh:mm arrived as " hh:mm": a "+" sent unencoded became a space
+  | 'offset-space' // ±hh:mm arrived as " hh:mm" (or " hhmm"): a "+" sent unencoded became a space
+  | 'offset-colon' // ±hhmm: an offset without its colon
+  | 'fraction' // a "." not followed by 1 to 9 digits
   | 'offset-range' // an offset past ±23:59
   | 'range'; // the instant falls outside the years 0000–9999
 
@@ -32,6 +34,8 @@ export const DATE_PROBLEMS: Record<DateProblem, string> = {
   calendar: ' (no such day or time)',
   'offset-missing': ' (a date-time needs a time zone offset)',
   'offset-space': ' (the offset has a space where its "+" should be)',
+  'offset-colon': ' (its offset has no colon)',
+  fraction: ' (a fraction of a second has 1 to 9 digits)',
   'offset-range': ' (no such time zone offset)',
   range: ' (outside the years 0000 to 9999)',
 };
@@ -126,7 +130,7 @@ function scanDate(text: string, fromData: boolean): number {
       const from = ++i;
       while (i < text.length && i - from < 10 && isDigit(text.charCodeAt(i))) i++;
       const count = i - from;
-      if (count < 1 || count > 9) return fail('syntax');
+      if (count < 1 || count > 9) return fail('fraction');
       // Milliseconds: the first three digits, the rest truncated.
       const kept = Math.min(count, 3);
       ms = digits(text, from, kept) * (kept === 1 ? 100 : kept === 2 ? 10 : 1);
@@ -138,10 +142,13 @@ function scanDate(text: string, fromData: boolean): number {
   if (zone === 90 /* Z */) {
     i++;
   } else if (zone === 43 || zone === 45 || zone === 32 /* + - space */) {
+    // ±hh:mm; ±hhmm is read too, to be refused with its own reason.
+    const colon = text.charCodeAt(i + 3) === 58 ? 1 : 0;
     const oh = digits(text, i + 1, 2);
-    const om = digits(text, i + 4, 2);
-    if (oh < 0 || om < 0 || text.charCodeAt(i + 3) !== 58 || i + 6 !== text.length) return fail('syntax');
+    const om = digits(text, i + 3 + colon, 2);
+    if (oh < 0 || om < 0 || i + 5 + colon !== text.length) return fail('syntax');
     if (zone === 32) return fail('offset-space');
+    if (colon === 0) return fail('offset-colon');
     if (oh > 23 || om > 59) return fail('offset-range');
     offset = (zone === 45 ? -1 : 1) * (oh * 60 + om) * 60_000;
     i += 6;

@@ -244,7 +244,7 @@ describe('INVALID_DATE', () => {
     row('issueDate=2023-01-09T10:00:00', '2023-01-09T10:00:00', /Z.*offset/),
     // The plus sign of an offset sent unencoded: a space arrives, and the hint says so.
     row('issueDate=2023-01-09T10:00:00+01:00', '2023-01-09T10:00:00 01:00', /"\+".*%2B/),
-    row('issueDate=2023-01-09T10:00:00.1234567890Z', '2023-01-09T10:00:00.1234567890Z', SYNTAX),
+    row('issueDate=2023-01-09T10:00:00.1234567890Z', '2023-01-09T10:00:00.1234567890Z', /1 to 9 digits/),
     row('issueDate=10000-01-01', '10000-01-01', SYNTAX),
     row('issueDate=09%2F01%2F2023', '09/01/2023', SYNTAX),
     row('issueDate=0000-01-01T00:00:00%2B01:00', '0000-01-01T00:00:00+01:00', /0000-01-01/),
@@ -253,6 +253,26 @@ describe('INVALID_DATE', () => {
     row('issueDate=gt:2023-01-01;lt:2023-13-01', '2023-13-01', CALENDAR, [17, 27]),
   ])('$query', (r) => {
     expectDiagnostic('INVALID_DATE', r);
+  });
+
+  // Issue 23, item 10: the hints show the user's own value, fixed, and say what a fraction may hold.
+  it.each<[string, string]>([
+    // An offset without its colon: the value as it should be sent, "+" encoded.
+    ['issueDate=2023-01-09T10:00:00%2B0100', 'Write the offset with a colon: 2023-01-09T10:00:00%2B01:00.'],
+    ['issueDate=2023-01-09T10:00:00-0530', 'Write the offset with a colon: 2023-01-09T10:00:00-05:30.'],
+    // A "+" sent unencoded: the user's own value, not a fixed example.
+    ['issueDate=2023-03-15T18:45:00+05:30', 'A "+" in a query string means a space: send the offset\'s plus sign encoded as %2B (2023-03-15T18:45:00%2B05:30), or use Z.'],
+    ['issueDate=2023-03-15T18:45+0530', 'A "+" in a query string means a space: send the offset\'s plus sign encoded as %2B (2023-03-15T18:45%2B05:30), or use Z.'],
+    ['issueDate=2023-01-09T10:00:00.1234567890Z', 'A fraction of a second has 1 to 9 digits (.5, .123, .123456789), compared to the millisecond: digits past the third are dropped.'],
+    ['issueDate=2023-01-09T10:00:00.Z', 'A fraction of a second has 1 to 9 digits (.5, .123, .123456789), compared to the millisecond: digits past the third are dropped.'],
+    ['issueDate=2023-01-09X', 'Write a date as YYYY-MM-DD, or a date-time as YYYY-MM-DDThh:mm, YYYY-MM-DDThh:mm:ss or YYYY-MM-DDThh:mm:ss.fffffffff (1 to 9 fraction digits) with Z or an offset such as +01:00.'],
+  ])('%s: the hint fits the value', (query, hint) => {
+    const [error] = rejected(query);
+    expect(error).toMatchObject({ code: 'INVALID_DATE', hint });
+  });
+
+  it('accepts 1 to 9 fraction digits, as the hint says', () => {
+    for (const fraction of ['.1', '.12', '.123', '.1234567', '.123456789']) expect(accepted(`issueDate=2023-01-09T10:00:00${fraction}Z`).conditions).toHaveLength(1);
   });
 
   /** Epoch ms by `Date`, independent of the scanner. */

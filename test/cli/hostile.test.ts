@@ -79,3 +79,37 @@ describe('qsfilter filter on hostile input', () => {
     expect(run).toMatchObject({ code: 0, stderr: '', stdout: '[{"vendorName":"Café"}]\n' });
   });
 });
+
+describe('every path that prints user-derived text escapes terminal controls (issue 23, item 3)', () => {
+  /** ESC with a colour sequence, a C1 CSI (U+009B) and a right-to-left override (U+202E). */
+  const HOSTILE = '\u001b[31mX\u009b\u202e';
+  /** As the escaping shows it. */
+  const SHOWN = '\\u001b[31mX\\u009b\\u202e';
+  const hostileDir = mkdtempSync(join(tmpdir(), `qsfilter-${HOSTILE}-`));
+  const inHostileDir = (name: string, text: string): string => {
+    const path = join(hostileDir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const schemaFile = (spec: unknown): string => file(`schema-${Math.random().toString(36).slice(2)}.json`, JSON.stringify(spec));
+
+  it.each<[string, () => string[]]>([
+    ['check -r <name>', () => ['check', 'a=1', '-r', HOSTILE]],
+    ['resources <name>', () => ['resources', HOSTILE]],
+    ['an unknown command', () => [HOSTILE]],
+    ['an unknown option', () => ['check', 'a=1', `--${HOSTILE}`]],
+    ['too many arguments', () => ['check', 'a=1', HOSTILE, '-r', 'invoices']],
+    ['a schema file path that cannot be read', () => ['check', 'a=1', '--schema', join(hostileDir, `missing-${HOSTILE}.json`)]],
+    ['an input file path that cannot be read', () => ['filter', 'totalAmount=1', join(hostileDir, `missing-${HOSTILE}.json`), '-r', 'invoices']],
+    ['a schema file that is not JSON (its parse error quotes the content)', () => ['check', 'a=1', '--schema', inHostileDir('bad.json', `${HOSTILE}{`)]],
+    ['a schema file whose field name is no field name', () => ['check', 'a=1', '--schema', schemaFile({ fields: { [HOSTILE]: 'number' } })]],
+    ['a schema file whose child field name is no field name', () => ['check', 'a=1', '--schema', schemaFile({ fields: { lines: { type: 'array', of: { [HOSTILE]: 'number' } } } })]],
+    ['a declared parameter\'s decoded name, under "Request parameters"', () => ['check', `a=1&${encodeURIComponent(HOSTILE)}=v`, '--schema', schemaFile({ fields: { a: 'number' }, params: [HOSTILE] })]],
+  ])('%s', async (_path, args) => {
+    const run = await runCli(args());
+    const printed = run.stdout + run.stderr;
+    expect(printed.replaceAll('\n', '')).not.toMatch(RAW_CONTROL);
+    expect(printed).toContain(SHOWN);
+    expect(run.stderr).not.toContain('internal error');
+  });
+});

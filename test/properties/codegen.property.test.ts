@@ -214,3 +214,117 @@ describe('names that are not names never reach a template', () => {
     );
   });
 });
+
+describe('own properties through proxies (issue 23, item 1)', () => {
+  // The one meaning of "own" (reference §5): what Object.hasOwn says (a proxy's
+  // getOwnPropertyDescriptor trap). `in` (a proxy's `has` trap) hides nothing.
+  const schema = defineSchema({
+    fields: {
+      amount: 'number',
+      name: 'string',
+      issued: 'date',
+      ref: { type: 'ref' },
+      lines: { type: 'array', of: { amount: 'number', description: 'string' } },
+    },
+  });
+  const QUERIES = ['amount=gte:100', 'name=acme', 'name=%25cm%25', 'issued=2023-01-09', 'ref.id=42', 'lines.amount=gte:100', 'lines.description=%25fee', 'amount=gte:100&lines.description=%25fee&ref.id=42'];
+  const filters = QUERIES.map((q) => checked(q, schema));
+  const evaluators = filters.map((f) => [compile(f), compile(f, { codegen: false })] as const);
+  const ci = filters.map((f) => [compile(f, { caseInsensitive: true }), compile(f, { caseInsensitive: true, codegen: false })] as const);
+
+  /** Values that match the queries above, by name: what an inventing `get` or `getOwnPropertyDescriptor` trap answers. */
+  const MATCHING: Record<string, unknown> = { amount: 150, name: 'acme', issued: '2023-01-09', id: 42, description: 'Consulting fee' };
+  const invented = (key: string | symbol): unknown => (typeof key === 'string' && Object.hasOwn(MATCHING, key) ? MATCHING[key] : undefined);
+
+  /** How a proxy lies, trap by trap ('honest' forwards). */
+  const lies = fc.record({
+    has: fc.constantFrom('honest', 'false', 'true', 'throw'),
+    descriptor: fc.constantFrom('honest', 'none', 'invent', 'throw'),
+    get: fc.constantFrom('honest', 'invent', 'throw'),
+    proto: fc.constantFrom('honest', 'null', 'object', 'array', 'throw'),
+  });
+  type Lies = typeof lies extends fc.Arbitrary<infer T> ? T : never;
+  const PROTOTYPES = { null: null, object: Object.prototype, array: Array.prototype } as const;
+
+  function lying(target: object, how: Lies): object {
+    const fail = (): never => {
+      throw new Error('trap');
+    };
+    return new Proxy(target, {
+      has: (t, key) => (how.has === 'honest' ? Reflect.has(t, key) : how.has === 'throw' ? fail() : how.has === 'true'),
+      getOwnPropertyDescriptor: (t, key) => {
+        if (how.descriptor === 'throw') fail();
+        if (how.descriptor === 'none') return undefined;
+        if (how.descriptor === 'invent' && invented(key) !== undefined) return { value: invented(key), writable: true, enumerable: true, configurable: true };
+        return Reflect.getOwnPropertyDescriptor(t, key);
+      },
+      get: (t, key, receiver) => (how.get === 'throw' ? fail() : how.get === 'invent' && invented(key) !== undefined ? invented(key) : Reflect.get(t, key, receiver)),
+      getPrototypeOf: (t) => (how.proto === 'honest' ? Reflect.getPrototypeOf(t) : how.proto === 'throw' ? fail() : PROTOTYPES[how.proto]),
+    });
+  }
+
+  /**
+   * Items as descriptions (an object, and how its proxy lies, or null for none), built
+   * into proxies inside the property: fast-check would probe the proxies if it held them.
+   */
+  interface Described {
+    readonly target: Record<string, unknown> | unknown[];
+    readonly how: Lies | null;
+  }
+  const described = <T extends Record<string, unknown> | unknown[]>(target: fc.Arbitrary<T>): fc.Arbitrary<Described> =>
+    fc.record({ target, how: fc.option(lies, { freq: 2 }) });
+  function build(value: unknown): unknown {
+    if (typeof value !== 'object' || value === null || !('target' in value)) return value;
+    const { target, how } = value as Described;
+    const built = Array.isArray(target) ? target.map(build) : Object.fromEntries(Object.entries(target).map(([k, v]) => [k, build(v)]));
+    return how === null ? built : lying(built, how);
+  }
+  const some = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined });
+  const line = described(fc.record({ amount: some(fc.constantFrom(150, 50)), description: some(fc.constantFrom('Consulting fee', 'Travel')) }, { requiredKeys: [] }));
+  const item = described(
+    fc.record(
+      {
+        amount: fc.constantFrom(150, '150', 50),
+        name: fc.constantFrom('acme', 'ACME', 'other'),
+        issued: fc.constantFrom('2023-01-09', '2024-01-01'),
+        ref: described(fc.record({ id: fc.constantFrom(42, '42', 7) })),
+        lines: described(fc.array(line, { maxLength: 3 })),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+
+  it('a property hidden from `in` is still read, by generated code and closures alike (child-array elements too)', () => {
+    const [amount] = evaluators[0]!;
+    const hidden = new Proxy({ amount: 150 }, { has: () => false });
+    expect(amount(hidden)).toBe(true);
+    expect(compile(filters[0]!, { codegen: false })(hidden)).toBe(true);
+    for (const [generated, closures] of [evaluators[5]!, evaluators[6]!]) {
+      const lines = { lines: [new Proxy({ amount: 150, description: 'Consulting fee' }, { has: () => false })] };
+      expect(generated(lines)).toBe(true);
+      expect(closures(lines)).toBe(true);
+    }
+  });
+
+  it('a property that is neither `in` the object nor its own is not read, whatever `get` would answer', () => {
+    const [generated, closures] = evaluators[0]!;
+    const nowhere = new Proxy({}, { has: () => false, getOwnPropertyDescriptor: () => undefined, get: () => 150 });
+    expect(generated(nowhere)).toBe(false);
+    expect(closures(nowhere)).toBe(false);
+  });
+
+  it('generated code and closures agree on items whose objects are proxies with lying traps', () => {
+    let matched = 0;
+    fc.assert(
+      fc.property(item, fc.nat(filters.length - 1), fc.boolean(), (description, which, folded) => {
+        const [generated, closures] = (folded ? ci : evaluators)[which]!;
+        const data = build(description);
+        const result = closures(data);
+        expect(generated(data)).toBe(result);
+        if (result) matched++;
+      }),
+      { numRuns: RUNS * 3 },
+    );
+    expect(matched).toBeGreaterThan(RUNS / 10);
+  });
+});

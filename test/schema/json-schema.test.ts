@@ -163,6 +163,25 @@ describe('schemaFromJsonSchema: each kind of property', () => {
     expect(unmapped[2]!.reason).toBe('its name is reserved: "__proto__", "constructor" and "prototype" are never fields');
   });
 
+  it('leaves out a dotted name, at the top or in a child object, rather than map it to a field of its last part (issue 23, item 2)', () => {
+    const { spec, unmapped } = schemaFromJsonSchema({
+      type: 'object',
+      properties: {
+        '@odata.etag': { type: 'string' },
+        'a.b': { type: 'number' },
+        lines: { type: 'array', items: { type: 'object', properties: { 'x.y': { type: 'string' }, amount: { type: 'number' } } } },
+      },
+    });
+    expect(spec.fields).toEqual({ lines: { type: 'array', of: { amount: 'number' } } });
+    const reason = 'its name is not a field name (letters, digits and "_", not starting with a digit)';
+    expect(unmapped).toEqual([
+      { path: '@odata.etag', reason },
+      { path: 'a.b', reason },
+      { path: 'lines.x.y', reason },
+    ]);
+    expect(() => defineSchema(spec)).not.toThrow();
+  });
+
   it('stops at a schema that contains itself, and still maps the rest of it', () => {
     const document = {
       $defs: {
@@ -208,14 +227,15 @@ describe('schemaFromJsonSchema: each kind of property', () => {
   });
 
   it('accounts for every property: mapped, or reported, and the spec is always one defineSchema takes (property)', () => {
-    const name = fc.stringMatching(/^[A-Za-z_$-][A-Za-z0-9_$-]{0,6}$/);
+    // Names with dots and "@" too, as OData's "@odata.etag", at the top and in child objects.
+    const name = fc.oneof(fc.stringMatching(/^[A-Za-z_$@.-][A-Za-z0-9_$@.-]{0,6}$/), fc.constantFrom('@odata.etag', 'x.y', 'a.', '.a', 'id.x'));
     // JSON Schemas of every kind the mapping reads, nested, with $refs into a document that may loop.
     const { schema } = fc.letrec<{ schema: unknown }>((tie) => ({
       schema: fc.oneof(
         { depthSize: 'small', withCrossShrink: true },
         fc.jsonValue({ maxDepth: 2 }),
         fc.record({ type: fc.constantFrom('number', 'integer', 'string', 'boolean', 'null', 'object', 'array', 'decimal'), format: fc.constantFrom('date', 'date-time', 'uuid') }, { requiredKeys: ['type'] }),
-        fc.record({ type: fc.constantFrom('object', undefined), properties: fc.dictionary(fc.constantFrom('id', 'amount', 'lines', 'ref'), tie('schema'), { maxKeys: 3 }) }, { requiredKeys: ['properties'] }),
+        fc.record({ type: fc.constantFrom('object', undefined), properties: fc.dictionary(fc.oneof(fc.constantFrom('id', 'amount', 'lines', 'ref'), name), tie('schema'), { maxKeys: 3 }) }, { requiredKeys: ['properties'] }),
         fc.record({ type: fc.constant('array'), items: tie('schema') }, { requiredKeys: ['type'] }),
         fc.record({ anyOf: fc.array(fc.oneof(tie('schema'), fc.constant({ type: 'null' })), { maxLength: 3 }) }),
         fc.record({ allOf: fc.tuple(tie('schema')) }),

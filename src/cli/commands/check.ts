@@ -2,7 +2,7 @@ import { check } from '../../check/check';
 import { format } from '../../filter/format';
 import type { Filter } from '../../filter/filter';
 import { PAGING_PARAMS, type Schema } from '../../schema/define';
-import { jsonQuote, jsonText } from '../../text/quote';
+import { escaped, jsonQuote, jsonText } from '../../text/quote';
 import { toProblemDetails } from '../../diagnostics/problem';
 import { explain, explainOrder } from '../explain';
 import { loadSchema, type SchemaOptions } from '../schema';
@@ -67,7 +67,7 @@ function summary(filter: Filter, schema: Schema): string {
   if (params.length > 0) {
     lines.push('Request parameters, not filters:');
     for (const [key, value] of params) {
-      lines.push(`  ${key} = ${(typeof value === 'string' ? [value] : value).map(jsonQuote).join(', ')}`);
+      lines.push(`  ${escaped(key)} = ${(typeof value === 'string' ? [value] : value).map(jsonQuote).join(', ')}`);
     }
   }
   return `${lines.join('\n')}\n`;

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPlayground } from '../../../examples/playground/build';
@@ -144,14 +146,70 @@ describe.skipIf(noChromium !== undefined)('the playground page', () => {
     for (const name of names) expect(name.toLowerCase()).toContain('acme & ');
   });
 
-  it('shows the builder\'s TypeError for a value the form cannot send, and keeps the last good query', async () => {
+  // Issue 23, item 11: a value the form cannot send is the user's problem, said in the
+  // page's words; the page calls nothing valid and shows no rows meanwhile.
+  it('says in its own words what is wrong with a value typed into the form, and shows no rows meanwhile', async () => {
     await page.click('#add-condition');
     const row = page.locator('.condition').nth(1);
     await row.locator('[name="path"]').selectOption('balance');
-    const before = await page.inputValue('#query');
-    await row.locator('[name="value"]').fill('lots');
-    await expect.poll(() => page.textContent('.form-error')).toBe('where("balance", "eq", …): expected a finite number, not the number NaN.');
-    expect(await page.inputValue('#query')).toBe(before);
+    await row.locator('[name="value"]').pressSequentially('abc', { delay: 0 });
+    await expect.poll(() => page.textContent('.form-error')).toBe('balance: "abc" is not a number. Write one such as 100, -2.5 or 1.5e3.');
+    expect(await page.textContent('#status')).toBe('A value in the form cannot be sent: see below the form.');
+    expect(await page.getAttribute('#status', 'class')).toBe('bad');
+    expect(await page.textContent('#rows')).toBe('Fix the form to see the rows it selects.');
+    expect(await page.locator('#rows table').count()).toBe(0);
+    expect(await page.textContent('#canonical')).toBe('');
+    // Mended, the form's query is checked and its rows come back.
+    await row.locator('[name="value"]').fill('100');
+    await row.locator('[name="operator"]').selectOption('gte');
+    await page.waitForSelector('#rows table');
+    expect(await page.textContent('#status')).toBe('Valid: this is what the server will do.');
+    expect(await page.textContent('.form-error')).toBe('');
+    // A date that is none, and a limit out of range, alike.
+    await page.selectOption('#resource', 'invoices');
+    await page.click('#add-condition');
+    await page.locator('.condition [name="path"]').selectOption('postedDate');
+    await page.locator('.condition [name="value"]').fill('2023-13-01');
+    await page.fill('[name="limit"]', '0');
+    await expect.poll(() => page.locator('.form-error li').allTextContents()).toEqual([
+      'postedDate: "2023-13-01" is not a date. Write one such as 2023-01-09, or a date-time such as 2023-01-09T10:00:00Z.',
+      'limit: "0" is not a whole number from 1 to 500.',
+    ]);
+    expect(await page.textContent('#status')).toBe('2 values in the form cannot be sent: see below the form.');
+    await page.click('[data-mode="type"]');
+  });
+
+  it('shows references in table cells by name and id, not as JSON', async () => {
+    await page.selectOption('#resource', 'invoices');
+    await page.waitForFunction(() => document.querySelectorAll('#rows table tr').length > 1);
+    const heads = await page.locator('#rows table th').allTextContents();
+    const column = heads.indexOf('customerRef') + 1;
+    expect(column).toBeGreaterThan(0);
+    const refs = await page.locator(`#rows table tr td:nth-child(${column})`).allTextContents();
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(ref).toMatch(/^[^{}"]+ \([^()]+\)$/);
+    for (const text of await page.locator('#rows td').allTextContents()) expect(text).not.toMatch(/^[{[]/);
+  });
+
+  it('fits a phone-width screen (375 px): the request line and the rows\' summary wrap rather than overflow', async () => {
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 375, height: 800 });
+    await phone.goto(`${base}/`);
+    await phone.waitForSelector('#rows table');
+    const overflow = async (): Promise<unknown> =>
+      phone.evaluate(() => {
+        const query = document.getElementById('query')!.getBoundingClientRect();
+        const line = document.querySelector<HTMLElement>('#rows > p')!;
+        return { page: document.documentElement.scrollWidth, queryRight: Math.ceil(query.right), line: line.scrollWidth > line.clientWidth };
+      });
+    expect(await overflow()).toEqual({ page: 375, queryRight: expect.any(Number) as number, line: false });
+    expect(((await overflow()) as { queryRight: number }).queryRight).toBeLessThanOrEqual(375);
+    await phone.screenshot({ path: join(tmpdir(), 'qsfilter-playground-375.png'), fullPage: true });
+    await phone.click('[data-mode="form"]');
+    await phone.click('#add-condition');
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
+    await phone.screenshot({ path: join(tmpdir(), 'qsfilter-playground-375-form.png'), fullPage: true });
+    await phone.close();
   });
 
   it('draws the railroad diagrams, and asked for nothing but this server', async () => {

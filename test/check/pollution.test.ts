@@ -1,0 +1,44 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// Issue 23, item 4: a prototype polluted before the first check() (before the package is
+// even imported) made Chevrotain throw while building the lexer and parser ("e[t].push
+// is not a function"), and names of our own optional properties (`param`, `removed`…)
+// read as set. A fresh process for each run: the lexer and parser are built once per process.
+
+const CHILD = fileURLToPath(new URL('../support/polluted-child.ts', import.meta.url));
+const MODULES = {
+  src: fileURLToPath(new URL('../../src/index.ts', import.meta.url)),
+  dist: fileURLToPath(new URL('../../dist/index.js', import.meta.url)),
+};
+
+/**
+ * Keys set on both Object.prototype and Array.prototype: array indexes (which Chevrotain's
+ * sparse maps read), Chevrotain's token properties, and the optional properties of the
+ * package's own records. Not here: names Node itself reads while loading a module
+ * (`get`, `set`, `value`, `path`, `then`, `length`), which break any program, and
+ * `CATEGORIES`, which breaks Chevrotain's own module before any code of ours runs.
+ */
+const KEYS = ['0', '1', '2', '3', '5', '34', '59', '65', '256', '768', '1536', 'param', 'problems', 'omitted', 'stopped', 'sort', 'partial', 'removed', 'required', 'sortable', 'array', 'sortParam', 'paging', 'GROUP', 'PUSH_MODE', 'POP_MODE', 'LONGER_ALT', 'LABEL', 'PATTERN', 'categoryMatches', 'isParent'];
+
+function run(module: string, when: 'before' | 'after' | 'never', keys: readonly string[] = KEYS): unknown {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify({ module, when, keys })], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return JSON.parse(out) as unknown;
+}
+
+describe.each(Object.entries(MODULES))('a polluted prototype changes nothing (%s)', (_name, module) => {
+  const clean = run(module, 'never');
+
+  it('polluted before the import and the first check', () => {
+    expect(run(module, 'before')).toEqual(clean);
+  });
+
+  it('polluted after the first check', () => {
+    expect(run(module, 'after')).toEqual(clean);
+  });
+
+  it('Array.prototype[0] alone, before the first check (as the issue found it)', () => {
+    expect(run(module, 'before', ['0'])).toEqual(clean);
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * Run by test/check/pollution.test.ts in a fresh process: pollutes Object.prototype and
+ * Array.prototype (when asked) before importing the package named in argv (src or
+ * dist), or after its first check, then prints what check, format and compile make of
+ * a few queries, as JSON, for the test to hold equal to an unpolluted run.
+ */
+const { module: target, when, keys } = JSON.parse(process.argv[2]!) as { module: string; when: 'before' | 'after' | 'never'; keys: string[] };
+
+/** Adds each key to both prototypes, where it is not a built-in already (`Array.prototype.sort`): added, never replaced. */
+function pollute(): void {
+  for (const proto of [Object.prototype, Array.prototype] as Record<string, unknown>[]) {
+    for (const key of keys) if (!Object.hasOwn(proto, key)) proto[key] = 'polluted';
+  }
+}
+
+const QUERIES = [
+  'totalAmount=gte:100;lte:200&status=%25paid%25&lines.description="x;y"&orderBy=-totalAmount,postedDate&customerRef.id=42&limit=5&offset=1',
+  'totalAmount=gt&x=1;;&a="b&c=\\q&orderBy=--a,&postedDate=2023-01-0&lines.memo=1',
+  'status=a%25b%25c&businessName=x&postedDate=gt:2023-01-09T10:00:00%2B01:00',
+];
+
+if (when === 'before') pollute();
+const { check, compile, format, invoices } = (await import(target)) as typeof import('../../src/index');
+if (when === 'after') {
+  check(QUERIES[0]!, invoices);
+  pollute();
+}
+const item = JSON.parse('{"totalAmount":150,"status":"paid","postedDate":"2023-02-01","lines":[{"description":"x;y"}],"customerRef":{"id":42}}') as unknown;
+const out = QUERIES.map((query) => {
+  const result = check(query, invoices);
+  return result.ok ? { result, format: format(result.value), generated: compile(result.value)(item), closures: compile(result.value, { codegen: false })(item) } : { result };
+});
+process.stdout.write(JSON.stringify(out));
+export {};
