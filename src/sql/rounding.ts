@@ -49,7 +49,7 @@ function isEven(q: number): boolean {
  * and again, and a midpoint's exact decimal of up to 1075 digits costs tens of
  * microseconds. Cleared when full, so it stays small.
  */
-const recent = new Map<string, string>();
+const recent = /* @__PURE__ */ new Map<string, string>();
 
 /** The exact decimal text of the midpoint between the finite double `q` and its neighbour below (`low`) or above (`high`). */
 function midpoint(q: number, side: 'low' | 'high'): string {
@@ -93,7 +93,7 @@ function decimal(n: bigint, p: number): string {
   return `${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-const powersOfFive = new Map<number, bigint>();
+const powersOfFive = /* @__PURE__ */ new Map<number, bigint>();
 
 /** 5^s, kept once computed: a bound's midpoints use a few dozen exponents. */
 function powerOfFive(s: number): bigint {

@@ -44,19 +44,28 @@ import { folder, likeTest, textKey, type TextComparison } from './text';
  */
 function isCanonicalDate(s: string): string {
   const year = `CASE WHEN substr(${s}, 3, 2) = '00' THEN substr(${s}, 1, 2) ELSE substr(${s}, 3, 2) END`;
+  const { layouts, monthDays, multiplesOf4 } = dateLists();
   return (
-    `translate(${s}, '0123456789', '0000000000') IN (${LAYOUTS}) AND substr(${s}, 6, 5) IN (${MONTH_DAYS}) ` +
-    `AND (substr(${s}, 6, 5) <> '02-29' OR ${year} IN (${MULTIPLES_OF_4})) ` +
+    `translate(${s}, '0123456789', '0000000000') IN (${layouts}) AND substr(${s}, 6, 5) IN (${monthDays}) ` +
+    `AND (substr(${s}, 6, 5) <> '02-29' OR ${year} IN (${multiplesOf4})) ` +
     `AND (length(${s}) = 10 OR (substr(${s}, 12, 2) <= '23' AND substr(${s}, 15, 1) <= '5' AND substr(${s}, 18, 1) <= '5'))`
   );
 }
 
-const quoted = (texts: readonly string[]) => texts.map((t) => `'${t}'`).join(', ');
-const two = (n: number) => String(n).padStart(2, '0');
-/** `YYYY-MM-DD`, and with a time of no fraction or of 1 to 9 digits, each digit 0. */
-const LAYOUTS = quoted(['0000-00-00', '0000-00-00T00:00:00', ...Array.from({ length: 9 }, (_, i) => `0000-00-00T00:00:00.${'0'.repeat(i + 1)}`)]);
-const MONTH_DAYS = quoted([31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31].flatMap((days, m) => Array.from({ length: days }, (_, d) => `${two(m + 1)}-${two(d + 1)}`)));
-const MULTIPLES_OF_4 = quoted(Array.from({ length: 25 }, (_, i) => two(4 * i)));
+/** The lists `isCanonicalDate` compares with, made on first use (a bundle without dates keeps none of them). */
+let lists: { layouts: string; monthDays: string; multiplesOf4: string } | undefined;
+
+function dateLists(): NonNullable<typeof lists> {
+  const quoted = (texts: readonly string[]) => texts.map((t) => `'${t}'`).join(', ');
+  const two = (n: number) => String(n).padStart(2, '0');
+  const days = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return (lists ??= {
+    // `YYYY-MM-DD`, and with a time of no fraction or of 1 to 9 digits, each digit 0.
+    layouts: quoted(['0000-00-00', '0000-00-00T00:00:00', ...Array.from({ length: 9 }, (_, i) => `0000-00-00T00:00:00.${'0'.repeat(i + 1)}`)]),
+    monthDays: quoted(days.flatMap((n, m) => Array.from({ length: n }, (_, d) => `${two(m + 1)}-${two(d + 1)}`))),
+    multiplesOf4: quoted(Array.from({ length: 25 }, (_, i) => two(4 * i))),
+  });
+}
 
 /**
  * The one expression a field of a typed document is read through, from `source` (the
