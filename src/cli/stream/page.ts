@@ -60,6 +60,8 @@ export const MAX_HELD_CHARS = 64 * 1024 * 1024;
 export class SortedPage implements Collector {
   private buffer: unknown[] = [];
   private held = 0;
+  /** Once the buffer has been cut back to a full page: its last item, which a match must beat to count. */
+  private worst: unknown[] | undefined;
   /** Objects' positions and sizes, to name an item that cannot be written and to count what is held. */
   private readonly meta = new Map<unknown, { readonly position: ItemPosition; readonly size: number }>();
   private readonly keep: number;
@@ -78,6 +80,15 @@ export class SortedPage implements Collector {
   readonly full = false;
 
   add(item: unknown, position: ItemPosition, size: number): void {
+    // A match that does not beat the page's worst never makes it: dropped at once, it dies young
+    // (buffered, it would outlive a collection or two and fill the old generation with garbage).
+    // A tie goes to the earlier item, as sortItems' stable order has it.
+    if (this.worst !== undefined) {
+      this.worst.push(item);
+      const beats = sortItems(this.worst, this.filter, this.options)[0] === item;
+      this.worst.pop();
+      if (!beats) return;
+    }
     this.buffer.push(item);
     // A number, string or null is never deep and has no identity to look it up by: it is weighed as it is written.
     if (typeof item === 'object' && item !== null) this.meta.set(item, { position, size });
@@ -100,7 +111,8 @@ export class SortedPage implements Collector {
   private trim(): void {
     const sorted = sortItems(this.buffer, this.filter, this.options);
     this.buffer = sorted.length > this.keep ? sorted.slice(0, this.keep) : sorted;
-    if (sorted.length <= this.keep) return;
+    if (sorted.length < this.keep) return;
+    this.worst = [sorted[this.keep - 1]];
     for (let i = this.keep; i < sorted.length; i++) {
       const item = sorted[i];
       this.held -= weight(item, this.meta);
