@@ -14,7 +14,7 @@ describe('the progress bar', () => {
     expect(line.length).toBeLessThan(100);
     expect(progressLine(1_020_000_000, 1_020_000_000, 10, 1, 1, 100)).toMatch(/^\[=+\] 100% {2}1.02 GB of 1.02 GB {2}10 items\/s {2}1 match$/);
     // A narrow terminal: the numbers alone, cut to the width.
-    expect(progressLine(5, 10, 1, 0, 1, 30)).toBe(' 50%  5 B of 10 B  1 items/s  ');
+    expect(progressLine(5, 10, 1, 0, 1, 30)).toBe(' 50%  5 B of 10 B  1 items/s ');
   });
 
   it('redraws at most five times a second, and clears its line at the end', () => {
