@@ -10,7 +10,7 @@ interface Split {
 }
 
 /** Splits `text` fed in the given pieces (cut at these offsets), with small caps so that tests reach them. */
-function split(text: string, options: { path?: string[]; cuts?: number[]; maxItemChars?: number; maxDepth?: number } = {}): Split {
+function split(text: string, options: { path?: string[] | undefined; cuts?: number[]; maxItemChars?: number; maxDepth?: number } = {}): Split {
   const items: unknown[] = [];
   const lines: number[] = [];
   const splitter = new ItemSplitter({
