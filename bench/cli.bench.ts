@@ -9,6 +9,11 @@
  * machine changes least) and its peak resident set; wall seconds are shown beside them.
  * The two sides must write the same lines before their times are compared: qsfilter
  * with `--ndjson`, jq with `-c`, whose outputs agree byte for byte on this data.
+ *
+ * jq reads a JSON array whole (`.[]` needs the parsed array): about ten times its size
+ * in memory, 20 GB for 2 GB. So it runs on an array of at most `QSFILTER_BENCH_JQ_ARRAY_MB`
+ * (500 by default) only, and the array's comparison is made at that size, on a prefix
+ * of the same items; qsfilter alone runs on the whole array.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -22,6 +27,7 @@ const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const TIME = '/usr/bin/time';
 const quick = process.argv.includes('--quick');
 const megabytes = Number(process.env.QSFILTER_BENCH_CLI_MB ?? (quick ? 200 : 2000));
+const jqArrayMegabytes = Number(process.env.QSFILTER_BENCH_JQ_ARRAY_MB ?? 500);
 
 interface Run {
   readonly wall: number;
@@ -52,18 +58,24 @@ function measure(command: string, args: readonly string[]): Promise<Run> {
   });
 }
 
-/** Writes about `megabytes` MB of invoices as NDJSON and as one JSON array, the same items in the same order. */
-async function generate(dir: string): Promise<{ ndjson: string; array: string; items: number }> {
+/**
+ * Writes about `megabytes` MB of invoices as NDJSON and as one JSON array, the same items
+ * in the same order, and the first `jqArrayMegabytes` of them as a smaller array for jq.
+ */
+async function generate(dir: string): Promise<{ ndjson: string; array: string; smallArray: string; items: number }> {
   const ndjson = join(dir, 'invoices.ndjson');
   const array = join(dir, 'invoices.json');
+  const smallArray = join(dir, 'invoices-small.json');
   const a = createWriteStream(ndjson);
   const b = createWriteStream(array);
+  const c = createWriteStream(smallArray);
   const write = (stream: NodeJS.WritableStream, text: string): Promise<void> | void => {
     if (!stream.write(text)) return new Promise((resolve) => stream.once('drain', () => resolve()));
   };
   let bytes = 0;
   let items = 0;
   await write(b, '[');
+  await write(c, '[');
   for (let seed = 1; bytes < megabytes * 1e6; seed++) {
     // Each batch its own seed: ids repeat between batches, which no filter here reads.
     const texts = generateInvoices(5000, seed).map((invoice) => JSON.stringify(invoice));
@@ -72,10 +84,12 @@ async function generate(dir: string): Promise<{ ndjson: string; array: string; i
     bytes += lines.length;
     await write(a, lines);
     await write(b, `${seed === 1 ? '' : ','}${texts.join(',')}`);
+    if (bytes - lines.length < jqArrayMegabytes * 1e6) await write(c, `${seed === 1 ? '' : ','}${texts.join(',')}`);
   }
   await write(b, ']\n');
-  await Promise.all([a, b].map((stream) => new Promise((resolve) => stream.end(resolve))));
-  return { ndjson, array, items };
+  await write(c, ']\n');
+  await Promise.all([a, b, c].map((stream) => new Promise((resolve) => stream.end(resolve))));
+  return { ndjson, array, smallArray, items };
 }
 
 const FILTERS = [
@@ -105,7 +119,8 @@ if (!existsSync(TIME)) {
     console.log(`machine: ${cpus()[0]?.model ?? '?'} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
     console.log(row(['input', 'filter', 'qsfilter CPU s', 'jq CPU s', 'jq / qsfilter', 'qsfilter wall s', 'jq wall s', 'qsfilter peak RSS MB', 'jq peak RSS MB', 'matches']));
     console.log(row(['---', '---', '---', '---', '---', '---', '---', '---', '---', '---']));
-    for (const [input, file, expression] of [['NDJSON', files.ndjson, (f: string) => `select(${f})`], ['JSON array', files.array, (f: string) => `.[] | select(${f})`]] as const) {
+    const small = `JSON array, first ${(statSync(files.smallArray).size / 1e9).toFixed(2)} GB`;
+    for (const [input, file, expression] of [['NDJSON', files.ndjson, (f: string) => `select(${f})`], [small, files.smallArray, (f: string) => `.[] | select(${f})`]] as const) {
       for (const filter of FILTERS) {
         const ours = await measure(process.execPath, [CLI, 'filter', filter.query, file, '--resource', 'invoices', '--ndjson']);
         const theirs = jq ? await measure('jq', ['-c', expression(filter.jq), file]) : undefined;
@@ -113,10 +128,16 @@ if (!existsSync(TIME)) {
         console.log(row([input, filter.name, fixed(ours.cpu), theirs ? fixed(theirs.cpu) : '-', theirs ? `${fixed(theirs.cpu / ours.cpu, 1)}x` : '-', fixed(ours.wall), theirs ? fixed(theirs.wall) : '-', fixed(ours.rssMb, 0), theirs ? fixed(theirs.rssMb, 0) : '-', ours.lines.toLocaleString('en-US')]));
       }
     }
-    console.log('\nqsfilter alone (jq has no streaming sort):\n');
+    console.log(`\nqsfilter alone: the whole JSON array, and sorts (jq has no streaming sort):\n`);
     console.log(row(['input', 'query', 'CPU s', 'wall s', 'peak RSS MB']));
     console.log(row(['---', '---', '---', '---', '---']));
     for (const [input, file] of [['NDJSON', files.ndjson], ['JSON array', files.array]] as const) {
+      if (file === files.array) {
+        for (const filter of FILTERS) {
+          const run = await measure(process.execPath, [CLI, 'filter', filter.query, file, '--resource', 'invoices', '--ndjson']);
+          console.log(row([input, `\`${filter.query}\``, fixed(run.cpu), fixed(run.wall), fixed(run.rssMb, 0)]));
+        }
+      }
       for (const query of ['orderBy=-totalAmount&limit=100', 'totalAmount=gte:100&orderBy=dueDate,-totalAmount&limit=500&offset=5000']) {
         const run = await measure(process.execPath, [CLI, 'filter', query, file, '--resource', 'invoices', '--ndjson']);
         console.log(row([input, `\`${query}\``, fixed(run.cpu), fixed(run.wall), fixed(run.rssMb, 0)]));
