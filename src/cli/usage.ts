@@ -55,8 +55,9 @@ Usage:
       that match the query, in its orderBy and page when it sends them. The input is a
       JSON array, NDJSON (one JSON value a line: read so when it does not start with
       "["), or one object holding the array at --path. Memory stays bounded at any
-      input size; with orderBy, the offset + limit best matches are kept. An item may
-      hold 16 Mi characters of JSON and nest 1000 levels deep.
+      input size; with orderBy, the offset + limit best matches are kept (without
+      limit, every match, up to 64 Mi characters of them). An item may hold 16 Mi
+      characters of JSON and nest 1000 levels deep.
   qsfilter resources [name] [--json]
       List the built-in resources, their filterable fields and plain parameters.
 
@@ -68,7 +69,7 @@ Options:
                            canonical query, or the application/problem+json body)
   -i, --case-insensitive   filter: compare text and ids case-insensitively
       --path <a.b>         filter: read the array at this key path of the input's
-                           object:  qsfilter filter 'limit=5' answer.json -r invoices --path data
+                           object (--path data for the example server's answers)
       --ndjson             filter: write one item a line instead of a JSON array
                            (reading NDJSON needs no option: it is detected)
       --count              filter: write only the number of items it would write
@@ -81,10 +82,16 @@ Options:
   -V, --version            show the version (also -v)
 
 The query is written as it would follow "?" in a URL, percent-encoded; quote it for
-the shell:  qsfilter check 'totalAmount=gte:100;lte:200&customerRef.id=42' -r invoices
-            qsfilter filter 'totalAmount=gte:100&orderBy=-totalAmount&limit=10' invoices.ndjson -r invoices
-            qsfilter filter 'customerRef.id=42' invoices.json -r invoices --ndjson > matches.ndjson
-            curl -s localhost:3000/invoices | qsfilter filter 'totalAmount=gt:0' --path data -r invoices --count
+the shell. Examples:
+  qsfilter check 'totalAmount=gte:100;lte:200&customerRef.id=42' -r invoices
+  qsfilter check 'amount=lt:5' --schema schema.json --json
+  qsfilter filter 'totalAmount=gte:100&orderBy=-totalAmount&limit=10' invoices.ndjson -r invoices
+  qsfilter filter 'vendorName=%25acme%25' vendors.json -r vendors -i --pretty
+  qsfilter filter 'customerRef.id=42' invoices.json -r invoices --ndjson > matches.ndjson
+  qsfilter filter 'totalAmount=gt:0' answer.json --path data -r invoices --count
+  qsfilter filter 'status=open' bills.json -r bills --count -e --no-progress
+  qsfilter filter 'limit=5' - -r vendors --compact < vendors.json
+  qsfilter resources invoices --json
 
 Exit status: 0 valid query, 1 invalid query, 2 usage or input error (the input is not
 JSON, is cut short, or has an item over the limits: the message names its line), 3 with

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FILTER_OPTIONS } from '../../src/cli/commands/filter';
 import { runCli } from '../support/cli';
 
 const ESC = '\x1b[';
@@ -227,6 +228,12 @@ describe('usage errors', () => {
     expect(help.stdout).toContain('3 with\n--exit-status when no item was written.');
     for (const flag of ['--path <a.b>', '--ndjson', '--count', '--exit-status', '--pretty', '--compact', '--no-progress', '--case-insensitive', '--version']) {
       expect(help.stdout).toContain(flag);
+    }
+    // Every option of filter is used in one of the examples, by its long or short name.
+    const examples = help.stdout.slice(help.stdout.indexOf('Examples:'), help.stdout.indexOf('Exit status:'));
+    for (const [name, option] of Object.entries(FILTER_OPTIONS)) {
+      const short = 'short' in option ? ` -${option.short} ` : undefined;
+      expect(examples.includes(` --${name}`) || (short !== undefined && examples.includes(short)), name).toBe(true);
     }
     expect((await runCli(['check', '--help'])).stdout).toBe(help.stdout);
     expect((await runCli(['filter', '-h'])).stdout).toBe(help.stdout);
