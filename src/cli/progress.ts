@@ -33,9 +33,10 @@ export class Progress {
   /** Redraws the bar, unless it was drawn less than `REDRAW_MS` ago. */
   update(bytes: number, items: number, matches: number): void {
     const now = this.now();
+    // A terminal that says it has no columns (a pseudo-terminal never sized) gets the usual 80.
     if (now - this.last < REDRAW_MS) return;
     this.last = now;
-    this.terminal.write(`${CLEAR_LINE}${progressLine(bytes, this.total, items, matches, (now - this.started) / 1000, this.terminal.columns ?? 80)}`);
+    this.terminal.write(`${CLEAR_LINE}${progressLine(bytes, this.total, items, matches, (now - this.started) / 1000, this.terminal.columns || 80)}`);
     this.shown = true;
   }
 

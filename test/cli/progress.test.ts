@@ -30,6 +30,16 @@ describe('the progress bar', () => {
     expect(tty.writes).toHaveLength(6);
   });
 
+  it('draws 80 columns wide on a terminal that reports 0 (a pseudo-terminal never sized)', () => {
+    let now = 0;
+    const tty = terminal(0);
+    const progress = new Progress(tty, 1000, () => now);
+    now = 250;
+    progress.update(500, 10, 1);
+    expect(tty.writes).toEqual([`\r\x1b[K${progressLine(500, 1000, 10, 1, 0.25, 80)}`]);
+    expect(tty.writes[0]).toContain('[');
+  });
+
   it('draws nothing, and clears nothing, on an input read faster than the first redraw', () => {
     let now = 0;
     const tty = terminal();

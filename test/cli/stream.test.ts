@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -191,4 +191,34 @@ describe('memory stays bounded whatever the input size', () => {
     // Node alone is about 45 MB resident here; the bound of the issue is 150 MB on 2 GB.
     expect(run.maxRssKb).toBeLessThan(150 * 1024);
   }, 240_000);
+});
+
+/** Runs a command line on a pseudo-terminal (util-linux `script`): stdout and stderr are both that terminal. */
+function onTerminal(command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { PATH: process.env.PATH ?? '', TERM: 'xterm' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => resolve(output));
+  });
+}
+
+describe('the progress bar on a terminal', () => {
+  // Reading must last past the first redraw (200 ms): 60 MB of NDJSON whose lines, over
+  // 2001 characters, are scanned for their depth before they are parsed (0.6 s here).
+  const line = JSON.stringify({ id: 'x', totalAmount: 1, lines: Array.from({ length: 60 }, (_, i) => ({ amount: i, description: `d${i}` })) });
+  const big = file('big.ndjson', `${line}\n`.repeat(30_000));
+  const command = (flags: string) => `"${process.execPath}" "${CLI}" filter 'totalAmount=gte:0' "${big}" -r invoices --count ${flags}`;
+
+  it.skipIf(process.platform !== 'linux' || !existsSync('/usr/bin/script'))('is drawn on stderr while a file is read, and cleared before the output', async () => {
+    const output = await onTerminal(command(''));
+    expect(output).toMatch(/\r\x1b\[K\[[= >]+\] +\d+% {2}[\d.]+ [kMG]?B of [\d.]+ MB {2}[\d,]+ items\/s {2}[\d,]+ match/);
+    expect(output.endsWith('\r\x1b[K30000\r\n')).toBe(true);
+  }, 60_000);
+
+  it.skipIf(process.platform !== 'linux' || !existsSync('/usr/bin/script'))('is not drawn with --no-progress, nor for standard input', async () => {
+    expect(await onTerminal(command('--no-progress'))).toBe('30000\r\n');
+    expect(await onTerminal(`${command('').replace(`"${big}"`, '')} < "${big}"`)).toBe('30000\r\n');
+  }, 60_000);
 });
