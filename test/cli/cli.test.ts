@@ -197,6 +197,7 @@ describe('usage errors', () => {
     [['check', 'a=1', '--schema', notJson], 'is not JSON'],
     [['check', 'a=1', '--schema', badSpec], 'unknown type "money"'],
     [['filter', 'totalAmount=1', join(dir, 'missing.json'), '-r', 'invoices'], 'cannot read the input file'],
+    [['filter', 'totalAmount=1', dir, '-r', 'invoices'], 'cannot read the input file'],
     [['filter', 'a=1', '-r', 'invoices', '--pretty', '--compact'], 'not both'],
     [['resources', 'nope'], 'unknown resource "nope"'],
   ])('%j exits 2 with a short usage message', async (args, message) => {
