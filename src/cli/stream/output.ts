@@ -11,8 +11,11 @@ export interface Sink {
   once(event: 'drain', listener: () => void): unknown;
 }
 
-/** Text gathered before one write: few enough writes to cost nothing, little enough memory. */
-const FLUSH_CHARS = 1 << 16;
+/**
+ * Text gathered before one write: few enough writes to cost little, and short-lived: text
+ * held across V8's scavenges makes its young generation grow (see PIECE_BYTES in read.ts).
+ */
+const FLUSH_CHARS = 1 << 13;
 
 /**
  * Writes the items as they come, never the whole output at once: the JSON array is

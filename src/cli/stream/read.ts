@@ -12,11 +12,14 @@ export interface Input {
 }
 
 /**
- * Bytes read at once from a file: large enough that the per-piece costs (a read, a
- * decode, a check of the output's backpressure and the progress bar) vanish, small
- * enough to be nothing next to the memory bound.
+ * Bytes read at once from a file. Small pieces keep memory flat: whatever is alive when
+ * V8 scavenges (the piece, the output not yet written) counts towards growing its young
+ * generation, and over gigabytes that added up to 180 MB resident with 64 KiB pieces
+ * (120 MB with 32 KiB, same as 16 KiB). A 1 MiB piece is worse: it is allocated in the
+ * large-object space and lives until a full collection. 32 KiB costs about 15% more CPU
+ * than 64 KiB in reads and decodes.
  */
-const PIECE_BYTES = 64 * 1024;
+const PIECE_BYTES = 32 * 1024;
 
 /**
  * Opens the input: the file, or standard input when there is none or it is `-`. A file
