@@ -6,13 +6,24 @@ export const EXIT = {
   invalidQuery: 1,
   /** The command line, a schema file or the input could not be used. */
   usage: 2,
+  /** `filter --exit-status`: the query is valid, but no item was written (nothing matched, or the page is past the last match). */
+  nothingMatched: 3,
   /** A bug: an exception escaped (sysexits' EX_SOFTWARE). */
   internal: 70,
 } as const;
 
-/** A command line that cannot be run: the message and the short usage go to stderr, exit 2. */
+/**
+ * A command line that cannot be run: the message and the short usage go to stderr, exit 2.
+ * With `synopsis: false` (an unknown or malformed option), the message alone, on one line.
+ */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  readonly synopsis: boolean;
+
+  constructor(message: string, options: { readonly synopsis?: boolean } = {}) {
+    super(message);
+    this.synopsis = options.synopsis ?? true;
+  }
 }
 
 /** Input that cannot be used (not JSON, not an array): only the message goes to stderr, exit 2. */
@@ -27,7 +38,8 @@ export function reason(error: unknown): string {
 
 /** The synopsis, shown after a usage error. */
 export const USAGE = `Usage: qsfilter check <query> (--resource <name> | --schema <file>) [--json]
-       qsfilter filter <query> [file.json] (--resource <name> | --schema <file>) [--case-insensitive] [--pretty | --compact]
+       qsfilter filter <query> [file | -] (--resource <name> | --schema <file>) [--path <a.b>]
+                       [--ndjson | --count] [--exit-status] [--case-insensitive] [--pretty | --compact] [--no-progress]
        qsfilter resources [name] [--json]
 Run "qsfilter --help" for more.`;
 
@@ -38,9 +50,14 @@ Usage:
   qsfilter check <query> (--resource <name> | --schema <file>) [--json]
       Check a query. Prints its canonical form and what each filter means;
       on a bad query prints every problem with a caret under it.
-  qsfilter filter <query> [file.json] (--resource <name> | --schema <file>) [options]
-      Read a JSON array from file.json (or standard input, also as "-") and print
-      the items that match the query, as one JSON array.
+  qsfilter filter <query> [file | -] (--resource <name> | --schema <file>) [options]
+      Stream the items of a file (or of standard input, also as "-") and print those
+      that match the query, in its orderBy and page when it sends them. The input is a
+      JSON array, NDJSON (one JSON value a line: read so when it does not start with
+      "["), or one object holding the array at --path. Memory stays bounded at any
+      input size; with orderBy, the offset + limit best matches are kept (without
+      limit, every match, up to 64 Mi characters of them). An item may hold 16 Mi
+      characters of JSON and nest 1000 levels deep.
   qsfilter resources [name] [--json]
       List the built-in resources, their filterable fields and plain parameters.
 
@@ -51,13 +68,32 @@ Options:
       --json               check, resources: print JSON (check: the filter and the
                            canonical query, or the application/problem+json body)
   -i, --case-insensitive   filter: compare text and ids case-insensitively
-      --pretty             filter: indent the output (the default on a terminal)
-      --compact            filter: one line of output (the default otherwise)
+      --path <a.b>         filter: read the array at this key path of the input's
+                           object (--path data for the example server's answers)
+      --ndjson             filter: write one item a line instead of a JSON array
+                           (reading NDJSON needs no option: it is detected)
+      --count              filter: write only the number of items it would write
+  -e, --exit-status        filter: exit 3 when no item is written (nothing matched)
+      --pretty             filter: indent the JSON array (the default on a terminal)
+      --compact            filter: the JSON array on one line (the default otherwise)
+      --no-progress        filter: no progress bar (one is shown on stderr when it is
+                           a terminal and the input is a file)
   -h, --help               show this help
-  -v, --version            show the version
+  -V, --version            show the version (also -v)
 
 The query is written as it would follow "?" in a URL, percent-encoded; quote it for
-the shell:  qsfilter check 'totalAmount=gte:100;lte:200&customerRef.id=42' -r invoices
+the shell. Examples:
+  qsfilter check 'totalAmount=gte:100;lte:200&customerRef.id=42' -r invoices
+  qsfilter check 'amount=lt:5' --schema schema.json --json
+  qsfilter filter 'totalAmount=gte:100&orderBy=-totalAmount&limit=10' invoices.ndjson -r invoices
+  qsfilter filter 'vendorName=%25acme%25' vendors.json -r vendors -i --pretty
+  qsfilter filter 'customerRef.id=42' invoices.json -r invoices --ndjson > matches.ndjson
+  qsfilter filter 'totalAmount=gt:0' answer.json --path data -r invoices --count
+  qsfilter filter 'status=open' bills.json -r bills --count -e --no-progress
+  qsfilter filter 'limit=5' - -r vendors --compact < vendors.json
+  qsfilter resources invoices --json
 
-Exit status: 0 valid query, 1 invalid query, 2 usage or input error.
+Exit status: 0 valid query, 1 invalid query, 2 usage or input error (the input is not
+JSON, is cut short, or has an item over the limits: the message names its line), 3 with
+--exit-status when no item was written.
 Colour: only on a terminal, never when NO_COLOR is set; FORCE_COLOR=1 forces it.`;

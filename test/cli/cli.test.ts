@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FILTER_OPTIONS } from '../../src/cli/commands/filter';
 import { runCli } from '../support/cli';
 
 const ESC = '\x1b[';
@@ -151,17 +152,10 @@ describe('qsfilter filter', () => {
     expect(run.stderr).toContain('error[INVALID_NUMBER]');
   });
 
-  it.each([
-    ['{"items": []}', 'must be a JSON array of items, not an object'],
-    ['42', 'must be a JSON array of items, not a number'],
-    ['[1, 2', 'is not JSON'],
-    ['', 'is not JSON'],
-  ])('refuses input that is not a JSON array (%j) with exit 2 and no usage text', async (input, message) => {
-    const run = await runCli(['filter', 'totalAmount=1', '-r', 'invoices'], { input });
+  it('refuses a cut-short array with exit 2, naming where, and no usage text', async () => {
+    const run = await runCli(['filter', 'totalAmount=1', '-r', 'invoices'], { input: '[1, 2' });
     expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(message);
-    expect(run.stderr).not.toContain('Usage:');
+    expect(run.stderr).toBe('qsfilter: the input ends at line 1, after item 2, before the array of items is closed: it is cut short\n');
   });
 });
 
@@ -194,7 +188,6 @@ describe('usage errors', () => {
   it.each([
     [[], 'missing command'],
     [['frobnicate'], 'unknown command "frobnicate"'],
-    [['check', 'a=1', '-r', 'invoices', '--bogus'], "Unknown option '--bogus'"],
     [['check', 'a=1', '-r', 'nope'], 'unknown resource "nope"'],
     [['check', '-r', 'invoices'], 'check needs a query'],
     [['check', 'a=1'], '--resource <name> or --schema <file>'],
@@ -203,8 +196,8 @@ describe('usage errors', () => {
     [['check', 'a=1', '--schema', join(dir, 'missing.json')], 'cannot read the schema file'],
     [['check', 'a=1', '--schema', notJson], 'is not JSON'],
     [['check', 'a=1', '--schema', badSpec], 'unknown type "money"'],
-    [['check', 'a=1', '-r', 'invoices', '--case-insensitive'], "Unknown option '--case-insensitive'"],
     [['filter', 'totalAmount=1', join(dir, 'missing.json'), '-r', 'invoices'], 'cannot read the input file'],
+    [['filter', 'totalAmount=1', dir, '-r', 'invoices'], 'cannot read the input file'],
     [['filter', 'a=1', '-r', 'invoices', '--pretty', '--compact'], 'not both'],
     [['resources', 'nope'], 'unknown resource "nope"'],
   ])('%j exits 2 with a short usage message', async (args, message) => {
@@ -215,13 +208,40 @@ describe('usage errors', () => {
     expect(run.stderr).toContain('Usage: qsfilter check <query>');
   });
 
-  it('prints the help on stdout for --help, and the version for --version', async () => {
+  it.each([
+    [['check', 'a=1', '-r', 'invoices', '--bogus'], 'unknown option "--bogus" for check'],
+    [['check', 'a=1', '-r', 'invoices', '--case-insensitive'], 'unknown option "--case-insensitive" for check'],
+    [['filter', 'a=1', '-r', 'invoices', '-x'], 'unknown option "-x" for filter'],
+    [['filter', 'a=1', '-r', 'invoices', '--count=3'], 'option "--count" takes no value'],
+    [['filter', 'a=1', '-r', 'invoices', '--path'], 'option "--path" needs a value'],
+    [['filter', 'a=1', '-r', '--count'], 'option "-r" needs a value'],
+    [['filter', 'a=1', '-r', 'invoices', '--bad\u009b\u202e'], 'unknown option "--bad\\u009b\\u202e" for filter'],
+  ])('%j is one line of ours, exit 2', async (args, message) => {
+    const run = await runCli(args, { input: '[]' });
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toBe(`qsfilter: ${message}; "qsfilter --help" lists the options\n`);
+  });
+
+  it('prints the help on stdout for --help, and the version for --version, -V and -v', async () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Exit status: 0 valid query, 1 invalid query, 2 usage or input error.');
+    expect(help.stdout).toContain('Exit status: 0 valid query, 1 invalid query, 2 usage or input error');
+    expect(help.stdout).toContain('3 with\n--exit-status when no item was written.');
+    for (const flag of ['--path <a.b>', '--ndjson', '--count', '--exit-status', '--pretty', '--compact', '--no-progress', '--case-insensitive', '--version']) {
+      expect(help.stdout).toContain(flag);
+    }
+    // Every option of filter is used in one of the examples, by its long or short name.
+    const examples = help.stdout.slice(help.stdout.indexOf('Examples:'), help.stdout.indexOf('Exit status:'));
+    for (const [name, option] of Object.entries(FILTER_OPTIONS)) {
+      const short = 'short' in option ? ` -${option.short} ` : undefined;
+      expect(examples.includes(` --${name}`) || (short !== undefined && examples.includes(short)), name).toBe(true);
+    }
     expect((await runCli(['check', '--help'])).stdout).toBe(help.stdout);
+    expect((await runCli(['filter', '-h'])).stdout).toBe(help.stdout);
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    for (const args of [['--version'], ['-V'], ['-v'], ['filter', '-V']]) {
+      expect(await runCli(args)).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    }
   });
 });
 

@@ -48,21 +48,23 @@ describe('qsfilter filter on hostile input', () => {
   });
 
   it('refuses items nested too deeply to write as JSON as an input error (exit 2), not an internal one', async () => {
-    // JSON.parse reads this; JSON.stringify overflows its stack writing it back.
+    // JSON.parse reads this; JSON.stringify overflows its stack writing it back. It is refused before, at the depth cap.
     const depth = 200_000;
     const deep = `[{"vendorName":"a","x":${'['.repeat(depth)}${']'.repeat(depth)}}]`;
     const run = await runCli(['filter', 'vendorName=a', '-r', 'vendors'], { input: deep });
     expect(run.stderr).not.toContain('internal error');
     expect(run).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toBe('qsfilter: the matching items cannot be written as JSON (Maximum call stack size exceeded): an item nests too deeply, or the output is too long\n');
+    expect(run.stderr).toBe('qsfilter: item 1 (line 1) nests deeper than 1000 levels, the most one item may\n');
   });
 
-  it('stops reading standard input past the longest string Node holds, and says so (exit 2)', async () => {
+  it('stops reading endless standard input at the item cap, and says so (exit 2)', async () => {
     // Endless input (< /dev/zero): before, it was buffered whole and its decoding threw (an
-    // internal error, exit 70). One chunk past the cap stands for it, so that a cap that
-    // stopped working would fail this test rather than fill the machine's memory.
+    // internal error, exit 70). Streamed, the NUL characters are one value that never
+    // ends: refused at the cap on one item. Input past the longest string Node holds
+    // stands for endless, so that a cap that stopped working would fail this test rather
+    // than fill the machine's memory.
     const run = await runCli(["filter ''", '-r', 'vendors'], { pipeFrom: `head -c ${constants.MAX_STRING_LENGTH + 65_536} /dev/zero` });
-    expect(run.stderr).toMatch(/^qsfilter: the input \(standard input\) is larger than \d+ bytes, the most this command reads\n$/);
+    expect(run.stderr).toBe('qsfilter: item 1 (line 1) is longer than 16777216 characters, the most one item may hold\n');
     expect(run).toMatchObject({ code: 2, stdout: '' });
   }, 60_000);
 
@@ -71,7 +73,7 @@ describe('qsfilter filter on hostile input', () => {
     const latin1 = Buffer.from('[{"vendorName":"Caf\xe9"}]', 'latin1');
     const fromFile = await runCli(['filter', '', file('latin1.json', latin1), '-r', 'vendors']);
     expect(fromFile).toMatchObject({ code: 2, stdout: '' });
-    expect(fromFile.stderr).toMatch(/^qsfilter: the input \(.*latin1\.json\) is not UTF-8 text\n$/);
+    expect(fromFile.stderr).toMatch(/^qsfilter: the input \(.*latin1\.json\) is not UTF-8 text \(a byte from offset 0 to 23 is not\)\n$/);
   });
 
   it('reads a UTF-8 file that starts with a byte order mark', async () => {

@@ -38,6 +38,10 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
   const stderr: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  // A command that stops reading early (a refused input, a full page) closes its end: not the test's failure.
+  child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   child.stdin.end(options.input);
   return new Promise((resolve, reject) => {
     child.on('error', reject);

@@ -1,125 +1,141 @@
-import { constants } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
 import { check } from '../../check/check';
-import { jsonText } from '../../text/quote';
+import type { Filter } from '../../filter/filter';
+import { jsonQuote } from '../../text/quote';
 import { compile } from '../../eval/compile';
-import { sortItems } from '../../eval/sort';
 import { PAGING_PARAMS } from '../../schema/define';
+import { Progress, wantsProgress } from '../progress';
 import { loadSchema, type SchemaOptions } from '../schema';
+import { InputOrder, SortedPage, type Collector, type PageBounds } from '../stream/page';
+import { openInput } from '../stream/read';
+import { ItemSplitter } from '../stream/split';
+import { ItemWriter, type OutputFormat } from '../stream/output';
 import { printDiagnostics } from '../terminal';
-import { EXIT, InputError, reason, UsageError } from '../usage';
+import { EXIT, UsageError } from '../usage';
 
 /** The options of `qsfilter filter`, for `util.parseArgs`. */
 export const FILTER_OPTIONS = {
   resource: { type: 'string', short: 'r' },
   schema: { type: 'string', short: 's' },
   'case-insensitive': { type: 'boolean', short: 'i' },
+  path: { type: 'string' },
+  ndjson: { type: 'boolean' },
+  count: { type: 'boolean' },
+  'exit-status': { type: 'boolean', short: 'e' },
   pretty: { type: 'boolean' },
   compact: { type: 'boolean' },
+  'no-progress': { type: 'boolean' },
 } as const;
 
 /** The options of `runFilter`, as parsed. */
 export interface FilterOptions extends SchemaOptions {
   readonly 'case-insensitive'?: boolean | undefined;
+  readonly path?: string | undefined;
+  readonly ndjson?: boolean | undefined;
+  readonly count?: boolean | undefined;
+  readonly 'exit-status'?: boolean | undefined;
   readonly pretty?: boolean | undefined;
   readonly compact?: boolean | undefined;
+  readonly 'no-progress'?: boolean | undefined;
 }
 
+/** The most characters of JSON one item (one NDJSON line) may hold: 16 Mi. */
+export const MAX_ITEM_CHARS = 16 * 1024 * 1024;
+
+/** The most levels one item may nest: well within what `JSON.stringify` can write back. */
+export const MAX_ITEM_DEPTH = 1000;
+
 /**
- * `qsfilter filter <query> [file]`: reads a JSON array from the file (or stdin when
- * there is none, or it is `-`) and prints the matching items, in the order the query
- * sorts them (and only the page it asks for, when it sends limit or offset), as one JSON array,
- * indented on a terminal (or with `--pretty`), on one line otherwise (or with
- * `--compact`). The query is checked before any input is read.
+ * `qsfilter filter <query> [file]`: streams the items of the file (or stdin when there
+ * is none, or it is `-`): a JSON array, NDJSON, or the array at `--path` in one object.
+ * It writes the matches as they come (a JSON array, NDJSON, or their number), and with
+ * `orderBy` keeps only the page's best matches; so memory stays bounded whatever the
+ * input's size. The query is checked before any input is read.
  */
 export async function runFilter(query: string, file: string | undefined, options: FilterOptions): Promise<number> {
-  if (options.pretty === true && options.compact === true) throw new UsageError('give --pretty or --compact, not both');
+  const format = outputFormat(options);
+  const path = options.path === undefined ? undefined : pathOption(options.path);
   const schema = await loadSchema(options);
   const result = check(query, schema);
   if (!result.ok) {
     printDiagnostics(result.errors);
     return EXIT.invalidQuery;
   }
-  const source = file === undefined || file === '-' ? 'standard input' : file;
-  const items = parseItems(await readInput(file, source), source);
   const filter = result.value;
   const caseInsensitive = options['case-insensitive'] === true;
-  const sorted = sortItems(items.filter(compile(filter, { caseInsensitive })), filter, { caseInsensitive });
-  // A page is taken only when the query asks for one: a default page size would cut a file short without a word.
-  const page = filter.page !== undefined && PAGING_PARAMS.some((name) => Object.hasOwn(filter.params, name)) ? filter.page : undefined;
-  const output = page === undefined ? sorted : sorted.slice(page.offset, page.offset + page.limit);
-  const pretty = options.pretty === true || (options.compact !== true && process.stdout.isTTY === true);
-  process.stdout.write(`${stringify(output, pretty)}\n`);
-  return EXIT.ok;
-}
+  const matches = compile(filter, { caseInsensitive });
+  const pretty = format === 'array' && (options.pretty === true || (options.compact !== true && process.stdout.isTTY === true));
 
-/**
- * The matches as one JSON text. JSON.parse reads any depth, but JSON.stringify recurses:
- * an item nested some thousands deep overflows its stack, and a huge output passes the
- * longest string. Both are the input's doing, not a bug: an input error, exit 2.
- */
-function stringify(output: unknown[], pretty: boolean): string {
+  const input = await openInput(file);
+  const progress = wantsProgress(process.stderr, input.size, options['no-progress'] === true) ? new Progress(process.stderr, input.size) : undefined;
+  // On a terminal that shows both, the bar leaves the line before output is written.
+  const writer = new ItemWriter(format, pretty, process.stdout, progress !== undefined && process.stdout.isTTY === true ? () => progress.clear() : undefined);
+  const page = pageOf(filter);
+  // A count does not depend on the order: only a written sort needs the page's best items held.
+  const collector: Collector = filter.sort.length > 0 && format !== 'count'
+    ? new SortedPage(page, filter, { caseInsensitive })
+    : new InputOrder(page, (item, position) => writer.add(item, position));
+  let matched = 0;
+  let first: unknown;
+  const splitter = new ItemSplitter({
+    path,
+    maxItemChars: MAX_ITEM_CHARS,
+    maxDepth: MAX_ITEM_DEPTH,
+    onItem: (item, number, line, chars) => {
+      if (number === 1) first = item;
+      if (!matches(item)) return;
+      matched++;
+      collector.add(item, { item: number, line }, chars);
+    },
+  });
   try {
-    // Data from elsewhere is shown as the query is: no raw control reaches the terminal.
-    return jsonText(output, pretty ? 2 : undefined);
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    throw new InputError(`the matching items cannot be written as JSON (${reason(error)}): an item nests too deeply, or the output is too long`);
-  }
-}
-
-/**
- * The most bytes of input read: the longest string Node can hold (512 MiB on 64-bit).
- * Standard input is refused as soon as it passes it, rather than buffered for ever.
- */
-const MAX_INPUT_BYTES = constants.MAX_STRING_LENGTH;
-
-async function readInput(file: string | undefined, source: string): Promise<Buffer> {
-  if (file !== undefined && file !== '-') {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(file);
-    } catch (error) {
-      throw new UsageError(`cannot read the input file ${JSON.stringify(file)}: ${reason(error)}`);
+    for await (const { text, bytes } of input.texts) {
+      splitter.push(text);
+      // The page is written whole: the rest of the input cannot change it (as `head` stops reading).
+      if (collector.full) break;
+      await writer.drained();
+      progress?.update(bytes, splitter.count, matched);
     }
-    if (bytes.length > MAX_INPUT_BYTES) throw tooLarge(source);
-    return bytes;
+    if (!collector.full) splitter.end();
+  } finally {
+    progress?.clear();
   }
-  // Waiting for a JSON array typed by hand is never what was meant.
-  if (process.stdin.isTTY === true) throw new UsageError('no input: give a JSON file, or pipe a JSON array to standard input');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_INPUT_BYTES) throw tooLarge(source);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  for (const [item, position] of collector.finish()) writer.add(item, position);
+  await writer.end();
+  if (matched === 0 && splitter.ndjson && splitter.count === 1) noteOneObject(first);
+  return options['exit-status'] === true && writer.count === 0 ? EXIT.nothingMatched : EXIT.ok;
 }
 
-function tooLarge(source: string): InputError {
-  return new InputError(`the input (${source}) is larger than ${MAX_INPUT_BYTES} bytes, the most this command reads`);
+/**
+ * An object read whole as the one item of NDJSON, which matched nothing, but holds an
+ * array: most likely an API's answer (`{"data": [...]}`) given without --path.
+ */
+function noteOneObject(item: unknown): void {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return;
+  const key = Object.keys(item).find((name) => Array.isArray((item as Record<string, unknown>)[name]));
+  if (key === undefined) return;
+  process.stderr.write(`qsfilter: note: the input is one object, read as one NDJSON item; for the items in its array ${jsonQuote(key)}, give --path ${jsonQuote(key)}\n`);
 }
 
-/** UTF-8, strictly: a byte that is no UTF-8 is refused, not turned into U+FFFD and written out changed. A BOM is dropped. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+function outputFormat(options: FilterOptions): OutputFormat {
+  if (options.pretty === true && options.compact === true) throw new UsageError('give --pretty or --compact, not both');
+  if (options.ndjson === true && options.count === true) throw new UsageError('give --ndjson or --count, not both');
+  const format = options.count === true ? 'count' : options.ndjson === true ? 'ndjson' : 'array';
+  if (format !== 'array' && options.pretty === true) throw new UsageError(`--pretty indents a JSON array: not with --${format}`);
+  return format;
+}
 
-function parseItems(bytes: Buffer, source: string): unknown[] {
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw new InputError(`the input (${source}) is not UTF-8 text`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`the input (${source}) is not JSON: ${reason(error)}`);
-  }
-  if (!Array.isArray(data)) {
-    const kind = data === null ? 'null' : typeof data === 'object' ? 'an object' : `a ${typeof data}`;
-    throw new InputError(`the input (${source}) must be a JSON array of items, not ${kind}`);
-  }
-  return data;
+/** `--path a.b`: the names on the way to the array, each one not empty. */
+function pathOption(text: string): string[] {
+  const names = text.split('.');
+  if (names.some((name) => name === '')) throw new UsageError(`--path ${jsonQuote(text)} has an empty name: give names joined by ".", as in --path data or --path result.items`);
+  return names;
+}
+
+/**
+ * The page to write: the one the query asks for, when it sends limit or offset; else
+ * every match. A default page size would cut a file short without a word.
+ */
+function pageOf(filter: Filter): PageBounds {
+  const asked = filter.page !== undefined && PAGING_PARAMS.some((name) => Object.hasOwn(filter.params, name));
+  return asked ? { offset: filter.page!.offset, limit: filter.page!.limit } : { offset: 0, limit: Infinity };
 }

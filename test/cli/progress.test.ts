@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { Progress, progressLine, wantsProgress } from '../../src/cli/progress';
+
+// A child process never has a terminal: the bar is tested here, in-process, on a fake one.
+function terminal(columns = 100) {
+  const writes: string[] = [];
+  return { writes, isTTY: true, columns, write: (text: string) => (writes.push(text), true) };
+}
+
+describe('the progress bar', () => {
+  it('shows the bytes read of the total, items per second and matches, within the width', () => {
+    const line = progressLine(460_200_000, 1_020_000_000, 240_000, 3400, 2, 100);
+    expect(line).toBe('[==============>               ]  45%  460.2 MB of 1.02 GB  120,000 items/s  3,400 matches');
+    expect(line.length).toBeLessThan(100);
+    expect(progressLine(1_020_000_000, 1_020_000_000, 10, 1, 1, 100)).toMatch(/^\[=+\] 100% {2}1.02 GB of 1.02 GB {2}10 items\/s {2}1 match$/);
+    // A narrow terminal: the numbers alone, cut to the width.
+    expect(progressLine(5, 10, 1, 0, 1, 30)).toBe(' 50%  5 B of 10 B  1 items/s ');
+  });
+
+  it('redraws at most five times a second, and clears its line at the end', () => {
+    let now = 0;
+    const tty = terminal();
+    const progress = new Progress(tty, 1000, () => now);
+    for (now = 0; now <= 1000; now += 10) progress.update(now, now, 0);
+    expect(tty.writes).toHaveLength(5);
+    expect(tty.writes.every((text) => text.startsWith('\r\x1b[K['))).toBe(true);
+    progress.clear();
+    expect(tty.writes.at(-1)).toBe('\r\x1b[K');
+    progress.clear();
+    expect(tty.writes).toHaveLength(6);
+  });
+
+  it('draws 80 columns wide on a terminal that reports 0 (a pseudo-terminal never sized)', () => {
+    let now = 0;
+    const tty = terminal(0);
+    const progress = new Progress(tty, 1000, () => now);
+    now = 250;
+    progress.update(500, 10, 1);
+    expect(tty.writes).toEqual([`\r\x1b[K${progressLine(500, 1000, 10, 1, 0.25, 80)}`]);
+    expect(tty.writes[0]).toContain('[');
+  });
+
+  it('draws nothing, and clears nothing, on an input read faster than the first redraw', () => {
+    let now = 0;
+    const tty = terminal();
+    const progress = new Progress(tty, 1000, () => now);
+    now = 150;
+    progress.update(1000, 10, 1);
+    progress.clear();
+    expect(tty.writes).toEqual([]);
+  });
+
+  it('is shown only on a terminal, for a file of known size, unless --no-progress', () => {
+    expect(wantsProgress({ isTTY: true }, 100, false)).toBe(true);
+    expect(wantsProgress({ isTTY: false }, 100, false)).toBe(false);
+    expect(wantsProgress({}, 100, false)).toBe(false);
+    expect(wantsProgress({ isTTY: true }, undefined, false)).toBe(false);
+    expect(wantsProgress({ isTTY: true }, 0, false)).toBe(false);
+    expect(wantsProgress({ isTTY: true }, 100, true)).toBe(false);
+  });
+});
