@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import type { ISerializedGast } from 'chevrotain';
 import { COMPARISON_OPERATORS } from '../src/syntax/ast';
-import { FilterParser } from '../src/syntax/grammar';
+import { FilterParser, SortParser } from '../src/syntax/grammar';
 
 /** Where the page is checked in. */
 export const DIAGRAMS_PATH = fileURLToPath(new URL('./diagrams.html', import.meta.url));
@@ -36,7 +36,7 @@ export interface RuleDiagram {
 export function drawDiagrams(): RuleDiagram[] {
   const rr = railroad();
   const rules = new Map<string, Item>();
-  const productions = new FilterParser(true).getSerializedGastProductions() as Production[];
+  const productions = [...new FilterParser(true).getSerializedGastProductions(), ...new SortParser(true).getSerializedGastProductions()] as Production[];
   for (const rule of productions) {
     const name = RULE_NAMES[rule.name!];
     if (name === undefined) throw new Error(`grammar/diagrams.ts: the parser rule "${rule.name}" has no reader name`);

@@ -142,7 +142,35 @@ export class FilterParser extends EmbeddedActionsParser {
     }
   };
 
+  /** Parses the token stream of a whole query into parameters; `errors` tells whether it failed. */
+  parseQuery(tokens: IToken[], texts: readonly { readonly key: string; readonly value: string }[]): Param[] {
+    this.texts = texts;
+    this.paramIndex = 0;
+    this.input = tokens;
+    return this.query();
+  }
+
+  /** Parses the tokens of one clause on their own, when the query did not parse as a whole. */
+  parseClause(tokens: IToken[], valueStart: number): Clause | undefined {
+    this.valueStart = valueStart;
+    this.input = tokens;
+    return this.clause();
+  }
+}
+
+/**
+ * The grammar of the sort parameter's value (reference §9), a parser of its own: most
+ * queries do not sort, and a parser's construction (`performSelfAnalysis`) grows with
+ * its rules, so that the first query that does not sort builds none of it.
+ */
+export class SortParser extends EmbeddedActionsParser {
   private sortKeys: SortKey[] = [];
+
+  /** `validate` as in `FilterParser`. */
+  constructor(validate = false) {
+    super(SORT_LEXER_DEFINITION, { maxLookahead: 1, skipValidations: !validate });
+    this.performSelfAnalysis();
+  }
 
   /** sort = sortKey *( Comma sortKey ) */
   readonly sort = this.RULE('sort', (): SortKey[] => {
@@ -179,21 +207,6 @@ export class FilterParser extends EmbeddedActionsParser {
   parseSort(tokens: IToken[]): SortKey[] {
     this.input = tokens;
     return this.sort();
-  }
-
-  /** Parses the token stream of a whole query into parameters; `errors` tells whether it failed. */
-  parseQuery(tokens: IToken[], texts: readonly { readonly key: string; readonly value: string }[]): Param[] {
-    this.texts = texts;
-    this.paramIndex = 0;
-    this.input = tokens;
-    return this.query();
-  }
-
-  /** Parses the tokens of one clause on their own, when the query did not parse as a whole. */
-  parseClause(tokens: IToken[], valueStart: number): Clause | undefined {
-    this.valueStart = valueStart;
-    this.input = tokens;
-    return this.clause();
   }
 }
 
@@ -284,6 +297,7 @@ let lexer: Lexer | undefined;
 let fastLexer: Lexer | undefined;
 let sortLexer: Lexer | undefined;
 let parser: FilterParser | undefined;
+let sortParser: SortParser | undefined;
 
 /**
  * Builds the full lexer, or with `fast` the fast one (`FAST_LEXER_DEFINITION`); `validate`
@@ -314,4 +328,9 @@ export function filterSortLexer(): Lexer {
 /** The parser, built once on first use and reused (`input` resets it). */
 export function filterParser(): FilterParser {
   return (parser ??= new FilterParser());
+}
+
+/** The sort parameter's parser, built on first use (most queries do not sort). */
+export function filterSortParser(): SortParser {
+  return (sortParser ??= new SortParser());
 }

@@ -276,7 +276,7 @@ export const SortPath = /* @__PURE__ */ createToken({
 /** The sort lexer's tokens: one mode, since a path, `-` and `,` never overlap. */
 export const SORT_LEXER_DEFINITION: TokenType[] = [SortPath, Minus, Comma];
 
-/** Every token type the parser knows, categories included. */
+/** Every token type the filter parser knows, categories included (the sort parser knows `SORT_LEXER_DEFINITION`'s). */
 export const ALL_TOKENS: TokenType[] = [
   Piece,
   SimpleParam,
@@ -294,7 +294,4 @@ export const ALL_TOKENS: TokenType[] = [
   QuotedEnd,
   CloseQuote,
   QuotedText,
-  Minus,
-  Comma,
-  SortPath,
 ];
