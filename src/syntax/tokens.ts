@@ -41,40 +41,13 @@ function categoryToken(name: string): TokenType {
 
 // key mode
 /**
- * The end of the simple parameter at `offset`: a key that is a path, its separator, then
- * a value of bare clauses (an optional operator, then text without `;` `\\` `%` or an
- * opening `"`) joined by `;`, and the separator that ends it; -1 when the parameter is
- * not that simple.
+ * A `SimpleParam`: a key that is a path (as `Key` reads it) and its separator, then one
+ * or more clauses joined by `;`, and the separator after them. A clause is an optional
+ * operator and an operand of bare text without `;` `\` `%` that does not open a quote.
+ * The lookahead `(?=(op)?)` takes the operator once and for all (a lookahead does not
+ * backtrack: `gt:` alone is no operand) and `\1` (`\2`) consumes it.
  */
-function simpleParamEnd(text: string, offset: number): number {
-  let i = offset;
-  // The key: names joined by dots, as the `Key` pattern reads it.
-  for (;;) {
-    if (!isNameStart(text.charCodeAt(i))) return -1;
-    let c = text.charCodeAt(++i);
-    while (isNameStart(c) || (c >= 48 && c <= 57)) c = text.charCodeAt(++i);
-    if (c === 0) break;
-    if (c !== 46 /* . */) return -1;
-    i++;
-  }
-  // The value, clause by clause: every clause has an operand, which is not quoted.
-  for (;;) {
-    i++;
-    i += operatorLength(text, i);
-    let c = text.charCodeAt(i);
-    if (c === 0 || c === 59 /* ; */ || c === 34 /* " */) return -1;
-    while (c !== 0 && c !== 59) {
-      // An escape or a wildcard, or the text's end (NaN: never reached, every value ends with NUL).
-      if (c === 92 /* \\ */ || c === 37 /* % */ || c !== c) return -1;
-      c = text.charCodeAt(++i);
-    }
-    if (c === 0) return i + 1;
-  }
-}
-
-function isNameStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
-}
+const SIMPLE_PARAM = /[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\0(?=((?:g|l)te?:)?)\1[^;\\%"\0][^;\\%\0]*(?:;(?=((?:g|l)te?:)?)\2[^;\\%"\0][^;\\%\0]*)*\0/y;
 
 /**
  * A whole parameter whose value is only bare clauses (`customerRef.id NUL 42 NUL`,
@@ -89,8 +62,8 @@ export const SimpleParam = /* @__PURE__ */ createToken({
   name: 'SimpleParam',
   pattern: {
     exec(text: string, offset: number): [string] | null {
-      const end = simpleParamEnd(text, offset);
-      return end < 0 ? null : [text.slice(offset, end)];
+      SIMPLE_PARAM.lastIndex = offset;
+      return SIMPLE_PARAM.test(text) ? [text.slice(offset, SIMPLE_PARAM.lastIndex)] : null;
     },
   },
   start_chars_hint: /* @__PURE__ */ Array.from(NAME_START),
