@@ -25,9 +25,12 @@ const CLIENT_BUDGET = 6 * 1024;
  * gzipped on its own, and the code without it 10.5 KiB: even with no text at all, our
  * part would be over the goal. Since then, 0.6 KiB of hints: sort examples from the
  * schema's own fields, and a query argument that is a Result, a syntax tree, a Filter or a
- * builder named as such. README "Clients" and bench/RESULTS.md give the figures.
+ * builder named as such. Then 0.45 KiB for the fast lexer of issue 26 (a parameter of
+ * bare clauses lexed as one token, its node built from its text, and the check of the
+ * limits on the tree): 15.9 → 16.3 KiB, for parse 10–15% faster (bench/RESULTS.md).
+ * README "Clients" and bench/RESULTS.md give the figures.
  */
-const CHECK_OURS_BUDGET = 16 * 1024;
+const CHECK_OURS_BUDGET = 16.5 * 1024;
 
 let link: PackageLink;
 
