@@ -26,9 +26,28 @@ const mainEntryExternal: NonNullable<Options['esbuildPlugins']>[number] = {
  *   `reg_exp.js`): the lexer asks it for the characters a pattern can start with, and
  *   every pattern of ours says so itself (`start_chars_hint`, src/syntax/tokens.ts);
  * - the grammar checks (`grammar/checks.js`): they run when a parser or lexer is built
- *   with validations, which only the tests do (against src/, with all of Chevrotain).
- * Together 19 KiB minified, about 5 KiB gzipped of what a browser pre-check loads.
+ *   with validations, which only the tests do (against src/, with all of Chevrotain);
+ * - the text of its error messages (`errors_public.js`): the parser builds a message for
+ *   each recognition error, and qsfilter reads only how many there are (its diagnostics
+ *   explain a failed parse themselves, src/syntax/explain.ts), so each message is one
+ *   fixed sentence instead.
+ * Together 23 KiB minified, about 6 KiB gzipped of what a browser pre-check loads.
  */
+/** The messages of Chevrotain's grammar validator, which the stub of `errors_public.js` provides. */
+const VALIDATOR_MESSAGES = [
+  'buildDuplicateFoundError',
+  'buildNamespaceConflictError',
+  'buildAlternationPrefixAmbiguityError',
+  'buildAlternationAmbiguityError',
+  'buildEmptyRepetitionError',
+  'buildTokenNameError',
+  'buildEmptyAlternationError',
+  'buildTooManyAlternativesError',
+  'buildLeftRecursionError',
+  'buildInvalidRuleNameError',
+  'buildDuplicateRuleNameError',
+];
+
 const chevrotainUnused: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'qsfilter-chevrotain-unused',
   setup(build) {
@@ -42,10 +61,15 @@ const chevrotainUnused: NonNullable<Options['esbuildPlugins']>[number] = {
       checks: ['validateLookahead', 'validateGrammar', 'validateRuleIsOverridden', 'validateAmbiguousAlternationAlternatives', 'validateEmptyOrAlternative', 'validateNoLeftRecursion', 'validateSomeNonEmptyLookaheadPath']
         .map((name) => `export function ${name}() { ${fail('grammar validation')} }`)
         .join('\n'),
+      errors_public: `const message = () => "qsfilter's build of Chevrotain leaves out its error messages (tsup.config.ts)";
+        const provider = (...names) => Object.fromEntries(names.map((name) => [name, message]));
+        export const defaultParserErrorProvider = provider('buildMismatchTokenMessage', 'buildNotAllInputParsedMessage', 'buildNoViableAltMessage', 'buildEarlyExitMessage');
+        export const defaultGrammarResolverErrorProvider = provider('buildRuleNotFoundError');
+        export const defaultGrammarValidatorErrorProvider = provider(${VALIDATOR_MESSAGES.map((m) => JSON.stringify(m)).join(', ')});`,
     };
-    build.onResolve({ filter: /^@chevrotain\/regexp-to-ast$|[\\/]reg_exp\.js$|[\\/]checks\.js$/ }, (args) => {
+    build.onResolve({ filter: /^@chevrotain\/regexp-to-ast$|[\\/](reg_exp|checks|errors_public)\.js$/ }, (args) => {
       if (!/[\\/]node_modules[\\/](chevrotain|@chevrotain)[\\/]/.test(args.importer)) return undefined;
-      const name = args.path.startsWith('@chevrotain/') ? 'regexp-to-ast' : /reg_exp\.js$/.test(args.path) ? 'reg_exp' : 'checks';
+      const name = args.path.startsWith('@chevrotain/') ? 'regexp-to-ast' : /([a-z_]+)\.js$/.exec(args.path)![1]!;
       return { path: name, namespace: 'qsfilter-chevrotain-unused' };
     });
     build.onLoad({ filter: /.*/, namespace: 'qsfilter-chevrotain-unused' }, (args) => ({ contents: stubs[args.path]!, loader: 'js' }));

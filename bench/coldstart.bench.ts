@@ -64,8 +64,9 @@ export default defineScenario({
         },
       ],
       goals: [
-        { goal: 'cold start, ESM import + check', target: '≤ 1.4x node -e 0', actual: `${times(esmRatio)} (+${((esmRatio - 1) * base).toFixed(1)} ms)`, pass: esmRatio <= 1.4 },
-        { goal: 'cold start, CJS require + check', target: '≤ 1.4x node -e 0', actual: `${times(cjsRatio)} (+${((cjsRatio - 1) * base).toFixed(1)} ms)`, pass: cjsRatio <= 1.4 },
+        // Issue 26: at most 15 ms over `node -e 0` (it was 1.4x, which moved with the machine's speed).
+        { goal: 'cold start, ESM import + check', target: '≤ +15 ms over node -e 0', actual: `+${((esmRatio - 1) * base).toFixed(1)} ms (${times(esmRatio)})`, pass: (esmRatio - 1) * base <= 15 },
+        { goal: 'cold start, CJS require + check', target: '≤ +15 ms over node -e 0', actual: `+${((cjsRatio - 1) * base).toFixed(1)} ms (${times(cjsRatio)})`, pass: (cjsRatio - 1) * base <= 15 },
       ],
     };
   },

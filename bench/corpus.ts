@@ -158,3 +158,66 @@ export const CORPUS: readonly CorpusQuery[] = [
   },
   { resource: 'syncStatus', query: `${ACME}syncTime=gt:120&dataType=%22%22`, rsql: 'syncTime>120;dataType==""' },
 ];
+
+/**
+ * Ten harder queries, as `URLSearchParams` or a careful client encodes them: operators
+ * sent encoded (`gte%3A`), quoted operands (`%22…%22`, some holding `;`, escapes or a
+ * `%` wildcard), date-times whose offsets are encoded (`%2B02%3A00`). Each character
+ * of them costs the decoder more than in `CORPUS`, and each clause costs the lexer an
+ * operator or a quoted operand's three tokens (issue 26).
+ */
+export const HARD_CORPUS: readonly CorpusQuery[] = [
+  {
+    resource: 'invoices',
+    query: `${ACME_ENCODED}postedDate=gte%3A2024-01-01T00%3A00%3A00%2B02%3A00%3Blt%3A2024-04-01T00%3A00%3A00%2B02%3A00`,
+    rsql: 'postedDate>=2024-01-01T00:00:00+02:00;postedDate<2024-04-01T00:00:00+02:00',
+  },
+  {
+    resource: 'invoices',
+    query: `${ACME_ENCODED}invoiceNumber=%22INV%3B2024%3B001%22&totalAmount=gte%3A100.50%3Blte%3A9999.99&limit=50`,
+    rsql: 'invoiceNumber=="INV;2024;001";totalAmount>=100.50;totalAmount<=9999.99',
+    naiveSplitBreaks: true,
+  },
+  {
+    resource: 'invoices',
+    query: `${ACME_ENCODED}dueDate=lt%3A2024-06-30T17%3A00%3A00-05%3A00&lines.description=%22%25consulting%25%22&amountDue=gt%3A0`,
+    rsql: 'dueDate<2024-06-30T17:00:00-05:00;lines.description=="*consulting*";amountDue>0',
+  },
+  {
+    resource: 'invoices',
+    query: `${ACME_ENCODED}sourceModifiedDate=gte%3A2023-12-31T23%3A59%3A59.999%2B01%3A00&status=%22open%22&customerRef.id=%22C-1042%22`,
+    rsql: 'sourceModifiedDate>=2023-12-31T23:59:59.999+01:00;status=="open";customerRef.id=="C-1042"',
+  },
+  {
+    resource: 'vendors',
+    query: `${ACME_ENCODED}vendorName=%22Smith%2C+Jones+%26+Partners%3B+LLP%22&balance=gt%3A-1000%3Blte%3A1e6`,
+    rsql: 'vendorName=="Smith, Jones & Partners; LLP";balance>-1000;balance<=1e6',
+    naiveSplitBreaks: true,
+  },
+  {
+    resource: 'vendors',
+    query: `${ACME_ENCODED}sourceModifiedDate=gt%3A2024-03-10T02%3A30%3A00%2B05%3A30%3Blte%3A2024-03-11T02%3A30%3A00%2B05%3A30&vendorName=%22gte%3A+is+text%22`,
+    rsql: 'sourceModifiedDate>2024-03-10T02:30:00+05:30;sourceModifiedDate<=2024-03-11T02:30:00+05:30;vendorName=="gte: is text"',
+  },
+  {
+    resource: 'deposits',
+    query: `${ACME_ENCODED}memo=%22Q1%3B+%5C%22adjusted%5C%22+%5C%25%22&postedDate=gte%3A2024-01-01T00%3A00%3A00Z%3Blt%3A2024-04-01T00%3A00%3A00Z&offset=20`,
+    rsql: 'memo=="Q1; \\"adjusted\\" %";postedDate>=2024-01-01T00:00:00Z;postedDate<2024-04-01T00:00:00Z',
+    naiveSplitBreaks: true,
+  },
+  {
+    resource: 'bills',
+    query: `${ACME_ENCODED}dueDate=gte%3A2024-07-01T09%3A00%3A00%2B09%3A00&memo=%22%25license%25%22&lines.amount=gte%3A100%3Blt%3A5000&status=%22open%22`,
+    rsql: 'dueDate>=2024-07-01T09:00:00+09:00;memo=="*license*";lines.amount>=100;lines.amount<5000;status=="open"',
+  },
+  {
+    resource: 'bills',
+    query: `${ACME_ENCODED}totalAmount=gte%3A0.01%3Blte%3A250000&postedDate=lt%3A2025-01-01T00%3A00%3A00-08%3A00&memo=%22Caf%C3%A9+M%C3%BCller%22`,
+    rsql: 'totalAmount>=0.01;totalAmount<=250000;postedDate<2025-01-01T00:00:00-08:00;memo=="Café Müller"',
+  },
+  {
+    resource: 'deposits',
+    query: `${ACME_ENCODED}lines.amount=gt%3A0%3Blt%3A1000000&memo=%22Wire+transfer%3A+ref+%2342%22&totalAmount=gte%3A500&postedDate=gte%3A2024-02-29T12%3A00%3A00%2B00%3A00`,
+    rsql: 'lines.amount>0;lines.amount<1000000;memo=="Wire transfer: ref #42";totalAmount>=500;postedDate>=2024-02-29T12:00:00+00:00',
+  },
+];

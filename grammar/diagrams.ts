@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import type { ISerializedGast } from 'chevrotain';
 import { COMPARISON_OPERATORS } from '../src/syntax/ast';
-import { FilterParser } from '../src/syntax/grammar';
+import { FilterParser, SortParser } from '../src/syntax/grammar';
 
 /** Where the page is checked in. */
 export const DIAGRAMS_PATH = fileURLToPath(new URL('./diagrams.html', import.meta.url));
@@ -36,7 +36,7 @@ export interface RuleDiagram {
 export function drawDiagrams(): RuleDiagram[] {
   const rr = railroad();
   const rules = new Map<string, Item>();
-  const productions = new FilterParser(true).getSerializedGastProductions() as Production[];
+  const productions = [...new FilterParser(true).getSerializedGastProductions(), ...new SortParser(true).getSerializedGastProductions()] as Production[];
   for (const rule of productions) {
     const name = RULE_NAMES[rule.name!];
     if (name === undefined) throw new Error(`grammar/diagrams.ts: the parser rule "${rule.name}" has no reader name`);
@@ -179,8 +179,13 @@ function draw(rr: Railroad, p: Production, context: Context): Item | null {
       return rr.ZeroOrMore(inner(), draw(rr, p.separator!, context)!);
     case 'Option':
       return rr.Optional(inner());
-    case 'Alternation':
-      return rr.Choice(0, ...(p.definition ?? []).map((alt) => draw(rr, alt, context)!));
+    case 'Alternation': {
+      // SimpleParam is a param lexed whole, for speed (src/syntax/tokens.ts): the same language, not drawn.
+      const alts = (p.definition ?? []).filter((a) => alt(a) !== 'SimpleParam');
+      if (alts.length > 1) return rr.Choice(0, ...alts.map((a) => draw(rr, a, context)!));
+      const items = drawAll(rr, alts[0]!.definition ?? [], context);
+      return items.length === 1 ? items[0]! : rr.Sequence(...items);
+    }
     case 'Alternative':
       // A quoted operand is the alternative that opens with a quote: its text may hold ";".
       return inner({ ...context, quoted: alt(p) === 'OpenQuote' });

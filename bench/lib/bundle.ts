@@ -18,8 +18,8 @@ import { gzipSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** A string only Chevrotain's parser runtime holds: its message for input left after a parse. */
-export const CHEVROTAIN_MARK = 'Redundant input, expecting EOF';
+/** A string only Chevrotain's parser runtime holds: its error for a grammar it cannot build. */
+export const CHEVROTAIN_MARK = 'Parser Definition Errors detected';
 
 /** The whole client: `query` + `literal` + one catalog schema, from `qsfilter/client`. */
 export const CLIENT_APP = `import { query, literal, invoices } from 'qsfilter/client';

@@ -1,16 +1,18 @@
 import type { Limits } from '../input/limits';
 import type { Param } from './ast';
 import { addReservedNames, checkKey, explainParam } from './explain';
-import { filterLexer, filterParser } from './grammar';
+import { fastFilterLexer, filterLexer, filterParser } from './grammar';
 import { addProblem, type Layout, type ParsedParam } from './parsed';
-import { checkTokenLimits } from './token-limits';
+import { checkTokenLimits, withinLimits } from './token-limits';
 import { SEPARATOR } from './tokens';
 
 /**
- * Lexes every filter parameter in one call, checks the per-parameter limits on the
- * tokens, then parses the whole token vector in one go. Only when something is wrong
- * does it go back over the parameters one by one to say exactly what, and to parse
- * the ones that are fine on their own.
+ * Lexes every filter parameter in one call and parses the whole token vector in one go,
+ * first with the fast lexer (a parameter of bare clauses is one token): a query that
+ * parses so, within the limits, is done. Otherwise the full lexer's tokens are gone
+ * over: the per-parameter limits are checked on them, and only when something is wrong
+ * does it go back over the parameters one by one to say exactly what, and to parse the
+ * ones that are fine on their own.
  */
 export function parseFilters(filters: ParsedParam[], limits: Limits): void {
   const layout: Layout = { valueStart: [], keyEnd: [], valueEnd: [] };
@@ -19,10 +21,18 @@ export function parseFilters(filters: ParsedParam[], limits: Limits): void {
     layout.valueStart.push(text.length + key.length + 1);
     text += key + SEPARATOR + value + SEPARATOR;
   }
+  const parser = filterParser();
+  const fast = fastFilterLexer().tokenize(text);
+  if (fast.errors.length === 0) {
+    const params = parser.parseQuery(fast.tokens, filters);
+    if (parser.errors.length === 0 && withinLimits(params, limits)) {
+      for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
+      return;
+    }
+  }
   const lexed = filterLexer().tokenize(text);
   const tokens = lexed.tokens;
   const overLimit = checkTokenLimits(filters, tokens, layout, limits);
-  const parser = filterParser();
   if (lexed.errors.length === 0 && !overLimit) {
     const params = parser.parseQuery(tokens, filters);
     if (parser.errors.length === 0) {

@@ -6,13 +6,16 @@ import {
   CloseQuote,
   Comma,
   Escape,
+  FAST_LEXER_DEFINITION,
   Key,
   LEXER_DEFINITION,
   Minus,
   OpenQuote,
   Operator,
+  operatorLength,
   Piece,
   Semi,
+  SimpleParam,
   SORT_LEXER_DEFINITION,
   SortPath,
   ValueEnd,
@@ -51,17 +54,30 @@ export class FilterParser extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
-  /** query = *param */
+  /** query = *( SimpleParam / param ) */
   readonly query = this.RULE('query', (): Param[] => {
     const params: Param[] = (this.params = []);
     this.MANY(this.nextParam);
     return params;
   });
 
-  private readonly nextParam = (): void => {
-    const param = this.SUBRULE(this.param);
-    if (!this.RECORDING_PHASE) this.params.push(param);
-  };
+  private readonly nextParam = (): void => this.OR(this.paramForms);
+
+  private readonly paramForms = [
+    {
+      // A parameter of bare clauses, lexed whole by the fast lexer: its node comes from its text.
+      ALT: (): void => {
+        this.CONSUME(SimpleParam);
+        if (!this.RECORDING_PHASE) this.params.push(simpleParam(this.texts[this.paramIndex++]!));
+      },
+    },
+    {
+      ALT: (): void => {
+        const param = this.SUBRULE(this.param);
+        if (!this.RECORDING_PHASE) this.params.push(param);
+      },
+    },
+  ];
 
   /** param = Key clause *( Semi clause ) ValueEnd */
   readonly param = this.RULE('param', (): Param => {
@@ -127,7 +143,35 @@ export class FilterParser extends EmbeddedActionsParser {
     }
   };
 
+  /** Parses the token stream of a whole query into parameters; `errors` tells whether it failed. */
+  parseQuery(tokens: IToken[], texts: readonly { readonly key: string; readonly value: string }[]): Param[] {
+    this.texts = texts;
+    this.paramIndex = 0;
+    this.input = tokens;
+    return this.query();
+  }
+
+  /** Parses the tokens of one clause on their own, when the query did not parse as a whole. */
+  parseClause(tokens: IToken[], valueStart: number): Clause | undefined {
+    this.valueStart = valueStart;
+    this.input = tokens;
+    return this.clause();
+  }
+}
+
+/**
+ * The grammar of the sort parameter's value (reference §9), a parser of its own: most
+ * queries do not sort, and a parser's construction (`performSelfAnalysis`) grows with
+ * its rules, so that the first query that does not sort builds none of it.
+ */
+export class SortParser extends EmbeddedActionsParser {
   private sortKeys: SortKey[] = [];
+
+  /** `validate` as in `FilterParser`. */
+  constructor(validate = false) {
+    super(SORT_LEXER_DEFINITION, { maxLookahead: 1, skipValidations: !validate });
+    this.performSelfAnalysis();
+  }
 
   /** sort = sortKey *( Comma sortKey ) */
   readonly sort = this.RULE('sort', (): SortKey[] => {
@@ -165,21 +209,6 @@ export class FilterParser extends EmbeddedActionsParser {
     this.input = tokens;
     return this.sort();
   }
-
-  /** Parses the token stream of a whole query into parameters; `errors` tells whether it failed. */
-  parseQuery(tokens: IToken[], texts: readonly { readonly key: string; readonly value: string }[]): Param[] {
-    this.texts = texts;
-    this.paramIndex = 0;
-    this.input = tokens;
-    return this.query();
-  }
-
-  /** Parses the tokens of one clause on their own, when the query did not parse as a whole. */
-  parseClause(tokens: IToken[], valueStart: number): Clause | undefined {
-    this.valueStart = valueStart;
-    this.input = tokens;
-    return this.clause();
-  }
 }
 
 /**
@@ -196,6 +225,29 @@ export function pathOf(text: string, length: number, base = 0): Path {
   }
   names.push({ type: 'Name', value: text.slice(start, length), span: { start: base + start, end: base + length } });
   return { type: 'Path', names, span: { start: base, end: base + length } };
+}
+
+/**
+ * The node of a `SimpleParam` token, the same as `param` builds from the full lexer's
+ * tokens of that parameter: the key is a path, and each clause of the value
+ * an optional operator and a literal, up to the next `;`.
+ */
+function simpleParam(texts: { readonly key: string; readonly value: string }): Param {
+  const { key, value } = texts;
+  const path = pathOf(key, key.length);
+  const clauses: Clause[] = [];
+  let start = 0;
+  for (;;) {
+    let end = value.indexOf(';', start);
+    if (end === -1) end = value.length;
+    const skip = operatorLength(value, start);
+    const operator: OperatorName = skip === 0 ? 'eq' : (value.slice(start, start + skip - 1) as OperatorName);
+    const operand: Operand = { type: 'Literal', value: value.slice(start + skip, end), span: { start: start + skip, end } };
+    clauses.push({ type: 'Clause', operator, operand, span: { start, end } });
+    if (end === value.length) break;
+    start = end + 1;
+  }
+  return { type: 'Param', key, value, path, clauses, span: { start: 0, end: value.length } };
 }
 
 /** Collects the pieces of one operand into literal segments split at the wildcards. */
@@ -243,17 +295,32 @@ class OperandText {
 }
 
 let lexer: Lexer | undefined;
+let fastLexer: Lexer | undefined;
 let sortLexer: Lexer | undefined;
 let parser: FilterParser | undefined;
+let sortParser: SortParser | undefined;
 
-/** Builds the lexer; `validate` checks the token definitions (a test does, the shared instance need not). */
-export function createFilterLexer(validate = false): Lexer {
-  return withPristinePrototypes(() => new Lexer(LEXER_DEFINITION, { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: !validate }));
+/**
+ * Builds the full lexer, or with `fast` the fast one (`FAST_LEXER_DEFINITION`); `validate`
+ * checks the token definitions (a test does, the shared instances need not).
+ */
+export function createFilterLexer(validate = false, fast = false): Lexer {
+  return withPristinePrototypes(
+    () => new Lexer(fast ? FAST_LEXER_DEFINITION : LEXER_DEFINITION, { positionTracking: 'onlyOffset', ensureOptimizations: true, skipValidations: !validate }),
+  );
 }
 
-/** The lexer, built on first use so that importing the package does no work. */
+/**
+ * The full lexer, built on first use: what the token limits and the error path read,
+ * with a token for every part of every clause.
+ */
 export function filterLexer(): Lexer {
   return (lexer ??= createFilterLexer());
+}
+
+/** The lexer of a query's first try, which lexes a parameter of bare clauses as one token; built on first use. */
+export function fastFilterLexer(): Lexer {
+  return (fastLexer ??= createFilterLexer(false, true));
 }
 
 /** The lexer of sort values, built on first use (most queries do not sort). */
@@ -264,4 +331,9 @@ export function filterSortLexer(): Lexer {
 /** The parser, built once on first use and reused (`input` resets it). */
 export function filterParser(): FilterParser {
   return (parser ??= withPristinePrototypes(() => new FilterParser()));
+}
+
+/** The sort parameter's parser, built on first use (most queries do not sort). */
+export function filterSortParser(): SortParser {
+  return (sortParser ??= withPristinePrototypes(() => new SortParser()));
 }

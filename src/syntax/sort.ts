@@ -2,7 +2,7 @@ import { diagnostic, type Diagnostic, type Location, type Span } from '../diagno
 import { excerpt, quote } from '../text/quote';
 import type { Limits } from '../input/limits';
 import type { Sort, SortKey } from './ast';
-import { filterParser, filterSortLexer, pathOf } from './grammar';
+import { filterSortLexer, filterSortParser, pathOf } from './grammar';
 import { PATH_HINT, pathProblem, reservedNames } from './path';
 
 /**
@@ -39,7 +39,7 @@ export function readSort(key: string, value: string, limits: Limits, example: So
   let keys: readonly SortKey[] | undefined;
   const lexed = filterSortLexer().tokenize(value);
   if (lexed.errors.length === 0) {
-    const parser = filterParser();
+    const parser = filterSortParser();
     const parsed = parser.parseSort(lexed.tokens);
     if (parser.errors.length === 0) keys = parsed;
   }

@@ -1,4 +1,5 @@
 import type { IToken } from './chevrotain';
+import type { Param } from './ast';
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import { quote } from '../text/quote';
 import type { Limits } from '../input/limits';
@@ -113,4 +114,21 @@ export function checkTokenLimits(filters: ParsedParam[], tokens: IToken[], layou
     reported = false;
   }
   return over;
+}
+
+/**
+ * True when parameters that parsed keep within the limits that `checkTokenLimits`
+ * checks on the full lexer's tokens: clauses per parameter, and per operand (from any
+ * opening quote to the end of the clause) its length and its wildcards. A query that
+ * does not goes over the full tokens, which say which limit and where.
+ */
+export function withinLimits(params: readonly Param[], limits: Limits): boolean {
+  for (const param of params) {
+    if (param.clauses.length > limits.maxClauses) return false;
+    for (const { operand } of param.clauses) {
+      if (operand.span.end - operand.span.start > limits.maxOperandLength) return false;
+      if (operand.type === 'Pattern' && operand.segments.length - 1 > limits.maxWildcards) return false;
+    }
+  }
+  return true;
 }

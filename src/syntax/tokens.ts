@@ -41,6 +41,36 @@ function categoryToken(name: string): TokenType {
 
 // key mode
 /**
+ * A `SimpleParam`: a key that is a path (as `Key` reads it) and its separator, then one
+ * or more clauses joined by `;`, and the separator after them. A clause is an optional
+ * operator and an operand of bare text without `;` `\` `%` that does not open a quote.
+ * The lookahead `(?=(op)?)` takes the operator once and for all (a lookahead does not
+ * backtrack: `gt:` alone is no operand) and `\1` (`\2`) consumes it.
+ */
+const SIMPLE_PARAM = /[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\0(?=((?:g|l)te?:)?)\1[^;\\%"\0][^;\\%\0]*(?:;(?=((?:g|l)te?:)?)\2[^;\\%"\0][^;\\%\0]*)*\0/y;
+
+/**
+ * A whole parameter whose value is only bare clauses (`customerRef.id NUL 42 NUL`,
+ * `totalAmount NUL gte:100;lte:200 NUL`), as one token: most parameters are, and every
+ * token costs the lexer and the parser about the same whatever its length. The parser
+ * builds its node from the parameter's text (`grammar.ts`); any other parameter lexes
+ * as `Key` and the tokens of its value. Only the fast lexer has it: the error path and
+ * the token limits read the tokens of the full lexer, in which every clause has its own.
+ * (A run of such parameters as one token measured no faster.)
+ */
+export const SimpleParam = /* @__PURE__ */ createToken({
+  name: 'SimpleParam',
+  pattern: {
+    exec(text: string, offset: number): [string] | null {
+      SIMPLE_PARAM.lastIndex = offset;
+      return SIMPLE_PARAM.test(text) ? [text.slice(offset, SIMPLE_PARAM.lastIndex)] : null;
+    },
+  },
+  start_chars_hint: /* @__PURE__ */ Array.from(NAME_START),
+  line_breaks: false,
+});
+
+/**
  * A whole well-formed key, `name *( "." name )`, with the separator that ends it: one
  * token per key, since every token costs the lexer and the parser about the same
  * whatever its length (bench/RESULTS.md). A key that is not a path does not match,
@@ -93,6 +123,22 @@ const GTE: [string] = ['gte:'];
 const LT: [string] = ['lt:'];
 const LTE: [string] = ['lte:'];
 
+/** The operator (`gt:` `gte:` `lt:` `lte:`) that `text` holds at `offset`, if any, as its one-element match. */
+function operatorAt(text: string, offset: number): [string] | null {
+  const first = text.charCodeAt(offset);
+  if ((first !== 103 /* g */ && first !== 108) /* l */ || text.charCodeAt(offset + 1) !== 116 /* t */) return null;
+  const third = text.charCodeAt(offset + 2);
+  const gt = first === 103;
+  if (third === 58 /* : */) return gt ? GT : LT;
+  if (third === 101 /* e */ && text.charCodeAt(offset + 3) === 58) return gt ? GTE : LTE;
+  return null;
+}
+
+/** The length of the operator at `offset` (0 when there is none), for the AST builder of `SimpleParam`. */
+export function operatorLength(text: string, offset: number): number {
+  return operatorAt(text, offset)?.[0].length ?? 0;
+}
+
 /**
  * `gt:` `gte:` `lt:` `lte:` are operators only at the start of a clause: after an
  * operator or inside an operand the same text is literal (`gte:gte:5` compares with
@@ -102,14 +148,7 @@ export const Operator = /* @__PURE__ */ createToken({
   name: 'Operator',
   pattern: {
     exec(text: string, offset: number, tokens: IToken[]): [string] | null {
-      if (!atClauseStart(tokens, offset)) return null;
-      const first = text.charCodeAt(offset);
-      if ((first !== 103 /* g */ && first !== 108) /* l */ || text.charCodeAt(offset + 1) !== 116 /* t */) return null;
-      const third = text.charCodeAt(offset + 2);
-      const gt = first === 103;
-      if (third === 58 /* : */) return gt ? GT : LT;
-      if (third === 101 /* e */ && text.charCodeAt(offset + 3) === 58) return gt ? GTE : LTE;
-      return null;
+      return atClauseStart(tokens, offset) ? operatorAt(text, offset) : null;
     },
   },
   start_chars_hint: ['g', 'l'],
@@ -168,6 +207,10 @@ export const QuotedText = /* @__PURE__ */ createToken({
   line_breaks: true,
 });
 
+// The value and quoted modes, the same in both lexers.
+const VALUE_MODE = [ValueEnd, Semi, Operator, OpenQuote, Escape, BadEscape, Wildcard, Text];
+const QUOTED_MODE = [QuotedEnd, CloseQuote, Escape, BadEscape, Wildcard, QuotedText];
+
 /**
  * The modes and the order tokens are tried in. Order matters where two patterns can
  * match at the same place: `Key` comes before `BadKey`, which matches any key;
@@ -178,11 +221,17 @@ export const QuotedText = /* @__PURE__ */ createToken({
  */
 export const LEXER_DEFINITION = {
   defaultMode: 'key',
-  modes: {
-    key: [Key, BadKey, KeyEnd],
-    value: [ValueEnd, Semi, Operator, OpenQuote, Escape, BadEscape, Wildcard, Text],
-    quoted: [QuotedEnd, CloseQuote, Escape, BadEscape, Wildcard, QuotedText],
-  },
+  modes: { key: [Key, BadKey, KeyEnd], value: VALUE_MODE, quoted: QUOTED_MODE },
+};
+
+/**
+ * The lexer of the first try at a query: the same modes, with `SimpleParam` tried first
+ * in the key mode. A query that parses from its tokens and is within the limits gets
+ * the syntax tree the full lexer's tokens give (`test/syntax/simple-param.test.ts`).
+ */
+export const FAST_LEXER_DEFINITION = {
+  defaultMode: 'key',
+  modes: { key: [SimpleParam, Key, BadKey, KeyEnd], value: VALUE_MODE, quoted: QUOTED_MODE },
 };
 
 // The sort parameter's value (reference §9), lexed on its own: `-issueDate,totalAmount`.
@@ -200,9 +249,10 @@ export const SortPath = /* @__PURE__ */ createToken({
 /** The sort lexer's tokens: one mode, since a path, `-` and `,` never overlap. */
 export const SORT_LEXER_DEFINITION: TokenType[] = [SortPath, Minus, Comma];
 
-/** Every token type the parser knows, categories included. */
+/** Every token type the filter parser knows, categories included (the sort parser knows `SORT_LEXER_DEFINITION`'s). */
 export const ALL_TOKENS: TokenType[] = [
   Piece,
+  SimpleParam,
   Key,
   BadKey,
   KeyEnd,
@@ -217,7 +267,4 @@ export const ALL_TOKENS: TokenType[] = [
   QuotedEnd,
   CloseQuote,
   QuotedText,
-  Minus,
-  Comma,
-  SortPath,
 ];

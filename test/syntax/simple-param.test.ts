@@ -1,0 +1,134 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parse } from '../../src/index';
+import { DEFAULT_LIMITS } from '../../src/input/limits';
+import { createFilterLexer, FilterParser } from '../../src/syntax/grammar';
+import { withinLimits } from '../../src/syntax/token-limits';
+import { SEPARATOR } from '../../src/syntax/tokens';
+import { CORPUS, HARD_CORPUS } from '../../bench/corpus';
+
+/** The parameters of every query of grammar/vectors, valid or not, decoded as URLSearchParams does (NUL left out: the lexed text cannot hold it). */
+function vectorPairs(): Pair[][] {
+  const dir = new URL('../../grammar/vectors/', import.meta.url);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .flatMap((f) => (JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as { vectors: { query?: string }[] }).vectors)
+    .flatMap((v) => (v.query === undefined ? [] : [[...new URLSearchParams(v.query)].map(([key, value]) => ({ key, value }))]))
+    .filter((pairs) => pairs.length > 0 && pairs.every((p) => !(p.key + p.value).includes('\0')));
+}
+
+// `parse` first lexes a query with the fast lexer, in which a parameter of bare clauses
+// is one `SimpleParam` token whose node the parser builds from its image; only a query
+// that does not parse so, or is past a limit, goes over the full lexer's tokens. These
+// tests hold the two paths to one answer: wherever the fast tokens parse, the full
+// tokens parse to the very same tree, spans and all.
+
+const full = createFilterLexer(true);
+const fast = createFilterLexer(true, true);
+const parser = new FilterParser(true);
+
+type Pair = { key: string; value: string };
+
+/** The tree of the parameters lexed by one lexer, or undefined when they do not parse. */
+function treeOf(lexer: typeof full, pairs: readonly Pair[]): { tree: unknown; tokens: string[] } | undefined {
+  const lexed = lexer.tokenize(pairs.map((p) => p.key + SEPARATOR + p.value + SEPARATOR).join(''));
+  if (lexed.errors.length > 0) return undefined;
+  const tree = parser.parseQuery(lexed.tokens, pairs);
+  return parser.errors.length > 0 ? undefined : { tree, tokens: lexed.tokens.map((t) => t.tokenType.name) };
+}
+
+/** Asserts the paths agree on these parameters; true when the fast one took some as SimpleParam. */
+function agree(pairs: readonly Pair[]): boolean {
+  const quick = treeOf(fast, pairs);
+  const slow = treeOf(full, pairs);
+  if (quick === undefined) return false;
+  expect(slow, JSON.stringify(pairs)).toBeDefined();
+  expect(quick.tree, JSON.stringify(pairs)).toStrictEqual(slow!.tree);
+  return quick.tokens.includes('SimpleParam');
+}
+
+/** Keys and values made of what decides between the two paths: names, dots, operators, and the characters that end or change a clause. */
+const KEY = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('a', 'a.b', 'customerRef.id', 'lines.amount', '_x9.y_') },
+  { weight: 1, arbitrary: fc.constantFrom('a.', '.a', '1a', 'a..b', 'a-b', 'é', '') },
+  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('a', 'Z', '_', '0', '9', '.', '-', ' ', 'é'), maxLength: 8 }) },
+);
+/** Mostly what a bare clause is made of, sometimes what makes a clause something else (a quote, an escape, a wildcard). */
+const BARE_UNIT = fc.constantFrom('a', 'Z', '0', ' ', ':', ';', 'gt:', 'gte:', 'lt:', 'lte:', 'gt', 'l', 'é', '😀', '=', '&', '+', '"');
+const ANY_UNIT = fc.constantFrom('"', '%', '\\', '\\;', '\\%', '\\"', '\\\\', ';;');
+const VALUE = fc.string({ unit: fc.oneof({ weight: 12, arbitrary: BARE_UNIT }, { weight: 1, arbitrary: ANY_UNIT }), maxLength: 10 });
+const PAIRS = fc.array(fc.record({ key: KEY, value: VALUE }), { minLength: 1, maxLength: 3 });
+
+describe('the fast lexer (SimpleParam) against the full lexer', () => {
+  it('gives the same tree wherever its tokens parse, on generated parameters', () => {
+    let simple = 0;
+    fc.assert(
+      fc.property(PAIRS, (pairs) => {
+        if (agree(pairs)) simple++;
+      }),
+      { numRuns: 20_000 },
+    );
+    // The generator reaches the fast path often, or the test would prove little.
+    expect(simple).toBeGreaterThan(2_000);
+  });
+
+  it('gives the same tree on the queries of grammar/vectors', () => {
+    const all = vectorPairs();
+    expect(all.length).toBeGreaterThan(100);
+    for (const pairs of all) agree(pairs);
+  });
+
+  it('takes the bench corpora\'s bare parameters whole, and parses each query as the full lexer does', () => {
+    const shapes: string[] = [];
+    for (const { query } of [...CORPUS, ...HARD_CORPUS]) {
+      const pairs = [...new URLSearchParams(query)].map(([key, value]) => ({ key, value }));
+      agree(pairs);
+      shapes.push(...pairs.map((p) => treeOf(fast, [p])!.tokens.join(' ')));
+    }
+    expect(shapes).toContain('SimpleParam');
+    expect(shapes.filter((s) => s === 'SimpleParam').length).toBeGreaterThan(shapes.length / 2);
+  });
+
+  it.each([
+    ['totalAmount', 'gte:100;lte:200', true],
+    ['a', 'gte:gte:5', true],
+    ['a', 'x"y', true],
+    ['a', 'gte:', false],
+    ['a', '"x"', false],
+    ['a', 'gt:"x"', false],
+    ['a', 'x;', false],
+    ['a', ';x', false],
+    ['a', '', false],
+    ['a', 'x%', false],
+    ['a', 'x\\;', false],
+    ['a.', 'x', false],
+    ['a-b', 'x', false],
+  ])('lexes %s=%s as one SimpleParam: %s', (key, value, whole) => {
+    const tokens = fast.tokenize(key + SEPARATOR + value + SEPARATOR).tokens.map((t) => t.tokenType.name);
+    expect(tokens[0] === 'SimpleParam' && tokens.length === 1).toBe(whole);
+  });
+});
+
+describe('withinLimits', () => {
+  // The fast path's check of the limits must agree with checkTokenLimits: parse reports
+  // the same diagnostics for a query past a limit whether its parameters are simple or not.
+  it.each([
+    ['a=1;2;3', { maxClauses: 2 }],
+    ['a=12345', { maxOperandLength: 4 }],
+    ['a=gte:12345', { maxOperandLength: 4 }],
+    ['a="1234"', { maxOperandLength: 5 }],
+    ['a=%251%252%25', { maxWildcards: 2 }],
+  ])('sends %s past %j to the full tokens, which report it', (query, limits) => {
+    const result = parse(query, { limits });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors.map((d) => d.code)).toEqual(['LIMIT_EXCEEDED']);
+  });
+
+  it('lets every limit be reached exactly', () => {
+    const limits = { ...DEFAULT_LIMITS, maxClauses: 3, maxOperandLength: 6, maxWildcards: 2 };
+    const result = parse('a=gte:123456;"1234";%25x%25&b=1;2;3', { limits });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(withinLimits(result.value.filters, limits)).toBe(true);
+  });
+});
