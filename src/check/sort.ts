@@ -63,13 +63,3 @@ function notSortableHint(schema: Schema, path: string, field: Field | undefined,
   return `A list has many values for one item, so nothing sorts by it. ${listed}`;
 }
 
-/**
- * The sort of a schema with cursor paging (reference §9): the keys asked for, then the
- * cursor key ascending, so that the order is total and a cursor names one place in it.
- * When the keys already hold the cursor key (in either direction), they are total as
- * they are: nothing is added.
- */
-export function withTieBreaker(sort: SortField[], key: Field): SortField[] {
-  if (sort.some((field) => field.key === key.path)) return sort;
-  return [...sort, { key: key.path, path: key.names, direction: 'asc', type: key.type }];
-}

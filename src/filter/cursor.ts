@@ -1,3 +1,4 @@
+import type { Field } from '../schema/define';
 import type { After, CursorValue, Filter, SortField } from './filter';
 import { MAX_MS, MIN_MS } from '../values/date';
 
@@ -87,4 +88,15 @@ export function fits(value: unknown, field: Pick<SortField, 'type'>): value is C
     case 'id':
       return typeof value === 'string';
   }
+}
+
+/**
+ * The sort of a schema with cursor paging (reference §9): the keys asked for, then the
+ * cursor key ascending, so that the order is total and a cursor names one place in it.
+ * When the keys already hold the cursor key (in either direction), they are total as
+ * they are: nothing is added.
+ */
+export function withTieBreaker(sort: SortField[], key: Field): SortField[] {
+  if (sort.some((field) => field.key === key.path)) return sort;
+  return [...sort, { key: key.path, path: key.names, direction: 'asc', type: key.type }];
 }

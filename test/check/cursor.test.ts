@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check, compile, defineSchema, MAX_CURSOR_LENGTH, nextCursor, pageItems, sortItems, type Filter } from '../../src/index';
+import { check, compile, defineSchema, MAX_CURSOR_LENGTH, nextCursor, openApiParameters, pageItems, query, sortItems, type Filter } from '../../src/index';
 import { accepted, expectDiagnostic, rejected, type DiagnosticRow } from './support';
 
 // reference §9: cursor (keyset) paging, in memory.
@@ -194,5 +194,31 @@ describe('a walk through every page by cursor', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the client and OpenAPI', () => {
+  const first = accepted('orderBy=-totalAmount&limit=2', schema);
+  const token = nextCursor(first, items[0]);
+
+  it('query().after(cursor) asks for the page check reads', () => {
+    const next = query(schema).orderBy('totalAmount', 'desc').limit(2).after(token);
+    expect(next.toString()).toBe(`orderBy=-totalAmount&limit=2&after=${token}`);
+    expect(next.toFilter()).toEqual(accepted(next.toString(), schema));
+  });
+
+  it('refuses after with offset, on a schema without a cursor, and a cursor of another query', () => {
+    expect(() => query(schema).offset(2).after(token)).toThrow(/pages by offset/);
+    expect(() => query(schema).after(token).offset(2)).toThrow(/pages by cursor/);
+    expect(() => query(schema).after('' as never)).toThrow(TypeError);
+    const plain = defineSchema({ fields: { id: { type: 'string', sortable: true } }, paging: {} });
+    expect(() => (query(plain) as never as { after(c: string): unknown }).after(token)).toThrow(/does not page by cursor/);
+    expect(() => query(schema).after(token).toFilter()).toThrow(/no cursor of this query/);
+  });
+
+  it('openApiParameters describes after, beside limit and offset', () => {
+    const after = openApiParameters(schema).find((p) => p.name === 'after');
+    expect(after).toMatchObject({ in: 'query', required: false, schema: { type: 'string', maxLength: MAX_CURSOR_LENGTH } });
+    expect(openApiParameters(defineSchema({ fields: {}, paging: {} })).some((p) => p.name === 'after')).toBe(false);
   });
 });

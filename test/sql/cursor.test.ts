@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check, compile, defineSchema, nextCursor, sortItems, toSql, type Filter, type SqlTarget } from '../../src/index';
+import { check, compile, defineSchema, nextCursor, sortItems, sqlIndexes, toSql, type Filter, type SqlTarget } from '../../src/index';
 import { SERVERS, useDatabase, type Database } from '../support/databases';
 import { TEST_TIMEOUT } from './support/database';
 
@@ -67,11 +67,23 @@ function checked(query: Record<string, string>): Filter {
   return result.value;
 }
 
+describe('sqlIndexes with cursor paging', () => {
+  it('indexes each sort key followed by the cursor key, both directions, and the cursor key alone', () => {
+    const statements = sqlIndexes(schema, TARGETS[0]![1]);
+    expect(statements).toContain('CREATE INDEX IF NOT EXISTS "cursor_items_id_sort_qsf" ON "cursor_items" ((CASE WHEN "id" BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308 THEN "id" END))');
+    expect(statements).toContain('CREATE INDEX IF NOT EXISTS "cursor_items_s_cursor_qsf" ON "cursor_items" ((("s") COLLATE "C"), (CASE WHEN "id" BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308 THEN "id" END))');
+    expect(statements).toContain('CREATE INDEX IF NOT EXISTS "cursor_items_s_cursor_desc_qsf" ON "cursor_items" ((("s") COLLATE "C") DESC NULLS LAST, (CASE WHEN "id" BETWEEN -1.7976931348623157e308 AND 1.7976931348623157e308 THEN "id" END))');
+    expect(sqlIndexes(schema, TARGETS[2]![1]).filter((statement) => statement.includes('_cursor'))).toHaveLength(8);
+  });
+});
+
 describe.each(SERVERS)('a walk through every page by cursor on $label', (server) => {
   let db: Database;
   useDatabase(server, { jit: false }, async (opened) => {
     db = opened;
     await db.exec('CREATE TABLE cursor_items (id int PRIMARY KEY, n float8, d timestamptz, s text, r text, doc jsonb)');
+    // The walks run with sqlIndexes' indexes in place, and its statements run twice.
+    for (const [, target] of [TARGETS[0]!, TARGETS[2]!]) for (const statement of [...sqlIndexes(schema, target), ...sqlIndexes(schema, target)]) await db.exec(statement);
   });
 
   it.each(TARGETS)('yields each matching row once, in sortItems order: %s', async (_name, target) => {
