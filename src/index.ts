@@ -21,6 +21,7 @@ export { parse, type ParseOptions } from './syntax/parse';
 export {
   PAGING_PARAMS,
   CURSOR_PARAM,
+  MAX_CURSOR_LENGTH,
   SCALAR_TYPES,
   type ArraySpec,
   type ElementFieldSpec,
@@ -79,7 +80,6 @@ export {
   type UnmappedProperty,
 } from './schema/json-schema';
 export type { After, Condition, CursorValue, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './filter/filter';
-export { MAX_CURSOR_LENGTH } from './filter/cursor';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';

@@ -1,12 +1,7 @@
-import type { Field } from '../schema/define';
+import { MAX_CURSOR_LENGTH, type Field } from '../schema/define';
 import type { After, CursorValue, Filter, SortField } from './filter';
 import { MAX_MS, MIN_MS } from '../values/date';
 
-/**
- * The longest `after` token read (reference §7): longer ones are `INVALID_CURSOR` before
- * any decoding. A cursor holds one value per sort key; 4 KiB leaves room for long text keys.
- */
-export const MAX_CURSOR_LENGTH = 4096;
 
 /** What a cursor is made for: a filter's conditions, request parameters, sort and text comparison. */
 export type CursorScope = Pick<Filter, 'conditions' | 'params' | 'sort'> & { readonly caseInsensitive?: boolean | undefined };

@@ -111,6 +111,12 @@ export const PAGING_PARAMS = ['limit', 'offset'] as const;
 export const CURSOR_PARAM = 'after';
 
 /**
+ * The longest `after` token read (reference §7): longer ones are `INVALID_CURSOR` before
+ * any decoding. A cursor holds one value per sort key; 4 KiB leaves room for long text keys.
+ */
+export const MAX_CURSOR_LENGTH = 4096;
+
+/**
  * A checked schema. `S` keeps the spec's literal type, from which `InferFields` and
  * `FieldPath` infer the field types. `S` appears only as the type of `spec`, so a
  * `Schema<S>` of any spec is a `Schema`: what `check` and `validate` take.
