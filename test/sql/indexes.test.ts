@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { check, defineSchema, sqlIndexes, toSql, type CaseFolding, type RelationalTarget } from '../../src/index';
-import { SERVERS, useDatabase, type Database } from '../support/databases';
+import { SERVERS } from '../support/databases';
 import { schema } from './support/arbitraries';
-import { createTables, explain, INDEX_SCAN, relationalTarget, TEST_TIMEOUT } from './support/database';
-import { exactFoldings } from './support/folding';
+import { explain, INDEX_SCAN, relationalTarget, TEST_TIMEOUT } from './support/database';
+import { useSuiteDatabase } from './support/suite';
 
 /**
  * `sqlIndexes` (reference §14.1): what it makes of a schema and a target, and, on every
@@ -59,16 +59,10 @@ describe('sqlIndexes', () => {
 });
 
 describe.each(SERVERS)('sqlIndexes on $label', (server) => {
-  let db: Database;
-  let foldings: CaseFolding[];
-  useDatabase(server, { jit: false }, async (opened) => {
-    db = opened;
-    await createTables(db);
-    foldings = await exactFoldings(db);
-  });
+  const suite = useSuiteDatabase(server);
 
   it('runs every statement twice, and a selective filter on a relational layout of thousands of rows uses an index', async () => {
-    await db.exec(`
+    await suite.db().exec(`
       INSERT INTO "we""ird"."items.v1"
         SELECT i, i % 1000, i % 777, 'n' || i, 't' || i, timestamptz '2020-01-01T00:00:00Z' + i * interval '1 hour', (i % 500)::text
           FROM generate_series(1, 5000) AS i;
@@ -76,20 +70,20 @@ describe.each(SERVERS)('sqlIndexes on $label', (server) => {
     `);
     const statements = [
       ...sqlIndexes(schema, relationalTarget),
-      ...foldings.flatMap((caseFolding) => sqlIndexes(schema, relationalTarget, { caseInsensitive: true, caseFolding })),
+      ...suite.foldings().flatMap((caseFolding) => sqlIndexes(schema, relationalTarget, { caseInsensitive: true, caseFolding })),
     ];
-    for (const statement of [...statements, ...statements]) await db.exec(statement);
-    await db.exec('ANALYZE "we""ird"."items.v1"; ANALYZE "we""ird".lines');
+    for (const statement of [...statements, ...statements]) await suite.db().exec(statement);
+    await suite.db().exec('ANALYZE "we""ird"."items.v1"; ANALYZE "we""ird".lines');
     const from = '"we""ird"."items.v1"';
     for (const query of ['amount=gte:10;lte:11', 'name=n42', 'ref.id=42', 'at=2020-01-05', 'lines.label=l7', 'lines.qty=gte:99&amount=5', 'orderBy=at&limit=5']) {
       const checked = check(query, schema);
       if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
       const filter = checked.value;
-      const caseSettings = /name|ref|label/.test(query) ? [undefined, ...foldings] : [undefined];
+      const caseSettings = /name|ref|label/.test(query) ? [undefined, ...suite.foldings()] : [undefined];
       for (const caseFolding of caseSettings) {
         const sql = toSql(filter, relationalTarget, caseFolding === undefined ? {} : { caseInsensitive: true, caseFolding });
         const limit = query.includes('orderBy') ? ` LIMIT ${filter.page!.limit}` : '';
-        const plan = await explain(db, `SELECT id FROM ${from} WHERE ${sql.text} ${sql.orderBy}${limit}`, sql.values);
+        const plan = await explain(suite.db(), `SELECT id FROM ${from} WHERE ${sql.text} ${sql.orderBy}${limit}`, sql.values);
         expect(plan, `${query} (${caseFolding ?? 'case-sensitive'})`).toMatch(INDEX_SCAN);
       }
     }

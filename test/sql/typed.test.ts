@@ -2,13 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check as checkQuery, compile, sortItems, sqlIndexes, toSql, type CaseFolding, type DocumentTarget } from '../../src/index';
 import { canonicalDate } from '../../src/sql/typed';
-import { SERVERS, useDatabase, type Database } from '../support/databases';
+import { SERVERS, type Database } from '../support/databases';
 import { documents, filterCase, pagedCase, schema, typedItems, type TypedItem, type TypedLine } from './support/arbitraries';
-import { createTables, explain, INDEX_SCAN, loadDocuments, selectIds, TEST_TIMEOUT } from './support/database';
-import { exactFoldings } from './support/folding';
+import { explain, INDEX_SCAN, loadDocuments, selectIds, TEST_TIMEOUT } from './support/database';
 import { object, writeJson, type Json } from './support/json';
 import { RAW_NUMBERS } from './support/pools';
-import { checkedCases, type Checked } from './support/suite';
+import { checkedCases, useSuiteDatabase, type Checked } from './support/suite';
 
 /**
  * The typed document target (reference §14.1) on every server the SQL suites use: on
@@ -104,19 +103,13 @@ async function selections(db: Database, folding: CaseFolding, docs: readonly Jso
 }
 
 describe.each(SERVERS)('the typed document target on $label', (server) => {
-  let db: Database;
-  let foldings: CaseFolding[];
-  useDatabase(server, { jit: false }, async (opened) => {
-    db = opened;
-    await createTables(db);
-    foldings = await exactFoldings(db);
-  });
-  const folding = () => fc.nat().map((n) => foldings[n % foldings.length]!);
+  const suite = useSuiteDatabase(server);
+  const { folding } = suite;
 
   it('selects exactly what compile accepts on typed documents, every spelling of the canonical forms included', async () => {
     await fc.assert(
       fc.asyncProperty(typedDocuments(true), checkedCases(filterCase, 60), folding(), async (docs, cases, f) => {
-        for (const { selected, accepted, why } of await selections(db, f, docs, cases)) {
+        for (const { selected, accepted, why } of await selections(suite.db(), f, docs, cases)) {
           if (selected.join() !== accepted.join()) expect.fail(why());
         }
       }),
@@ -127,7 +120,7 @@ describe.each(SERVERS)('the typed document target on $label', (server) => {
   it('never raises on awkward documents, and a value of another type never matches', async () => {
     await fc.assert(
       fc.asyncProperty(documents, checkedCases(filterCase, 60), folding(), async (docs, cases, f) => {
-        for (const { selected, accepted, why } of await selections(db, f, docs, cases)) {
+        for (const { selected, accepted, why } of await selections(suite.db(), f, docs, cases)) {
           if (selected.some((id) => !accepted.includes(id))) expect.fail(why());
         }
       }),
@@ -138,14 +131,14 @@ describe.each(SERVERS)('the typed document target on $label', (server) => {
   it('orders and pages exactly as sortItems does on typed documents of one spelling', async () => {
     await fc.assert(
       fc.asyncProperty(typedDocuments(false), checkedCases(pagedCase, 12), folding(), async (docs, cases, caseFolding) => {
-        await loadDocuments(db, docs);
+        await loadDocuments(suite.db(), docs);
         const parsed = docs.map((doc) => JSON.parse(writeJson(doc)) as unknown);
         for (const { source, filter } of cases) {
           const { caseInsensitive } = source;
           const { text, values, orderBy } = toSql(filter, target, { caseInsensitive, caseFolding, tieBreaker: 'id' });
           const { limit, offset } = filter.page!;
           const n = values.length;
-          const { rows } = await db.query<{ id: number }>(`SELECT id FROM docs WHERE ${text} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [...values, limit, offset]);
+          const { rows } = await suite.db().query<{ id: number }>(`SELECT id FROM docs WHERE ${text} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [...values, limit, offset]);
           const matches = compile(filter, { caseInsensitive });
           const kept = parsed.map((doc, i) => ({ id: i + 1, doc })).filter(({ doc }) => matches(doc));
           const byDoc = new Map(kept.map(({ id, doc }) => [doc, id]));
@@ -162,23 +155,23 @@ describe.each(SERVERS)('the typed document target on $label', (server) => {
   it('runs every statement of sqlIndexes, twice, and a selective filter on thousands of rows uses an index', async () => {
     const statements = [
       ...sqlIndexes(schema, target),
-      ...foldings.flatMap((caseFolding) => sqlIndexes(schema, target, { caseInsensitive: true, caseFolding })),
+      ...suite.foldings().flatMap((caseFolding) => sqlIndexes(schema, target, { caseInsensitive: true, caseFolding })),
     ];
-    for (const statement of [...statements, ...statements]) await db.exec(statement);
-    await db.exec(`TRUNCATE docs;
+    for (const statement of [...statements, ...statements]) await suite.db().exec(statement);
+    await suite.db().exec(`TRUNCATE docs;
       INSERT INTO docs SELECT i, jsonb_build_object('amount', i % 1000, 'name', 'n' || i, 'ref', jsonb_build_object('id', (i % 500)::text),
         'at', to_char(timestamp '2020-01-01' + i * interval '1 hour', 'YYYY-MM-DD"T"HH24:MI:SS'), 'lines', jsonb_build_array(jsonb_build_object('label', 'l' || i)))
         FROM generate_series(1, 5000) AS i`);
     // VACUUM also moves the GIN index's pending entries into the index proper, as autovacuum would.
-    await db.exec('VACUUM ANALYZE docs');
+    await suite.db().exec('VACUUM ANALYZE docs');
     for (const query of ['amount=gte:10;lte:11', 'name=n42', 'ref.id=42', 'at=2020-01-05', 'name=n42%25', 'lines.label=l7', 'orderBy=at&limit=5']) {
       const filter = check(query);
       // A pattern and an array element are served only case-sensitively (by the C-collated text and by containment).
-      const caseSettings = query.includes('%') || query.startsWith('lines') ? [undefined] : [undefined, ...foldings];
+      const caseSettings = query.includes('%') || query.startsWith('lines') ? [undefined] : [undefined, ...suite.foldings()];
       for (const caseFolding of caseSettings) {
         const sql = toSql(filter, target, caseFolding === undefined ? {} : { caseInsensitive: true, caseFolding });
         const limit = query.includes('orderBy') ? ` LIMIT ${filter.page!.limit}` : '';
-        const plan = await explain(db, `SELECT id FROM docs WHERE ${sql.text} ${sql.orderBy}${limit}`, sql.values);
+        const plan = await explain(suite.db(), `SELECT id FROM docs WHERE ${sql.text} ${sql.orderBy}${limit}`, sql.values);
         expect(plan, `${query} (${caseFolding ?? 'case-sensitive'})`).toMatch(INDEX_SCAN);
       }
     }

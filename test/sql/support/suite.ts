@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { check, type CaseFolding, type Filter, type SqlTarget } from '../../../src/index';
-import { SERVERS, useDatabase, type Database } from '../../support/databases';
+import { SERVERS, useDatabase, type Database, type DatabaseServer } from '../../support/databases';
 import { documents, schema, typedItems, type FilterCase } from './arbitraries';
 import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, TEST_TIMEOUT } from './database';
 import { exactFoldings } from './folding';
@@ -47,6 +47,22 @@ export interface SuiteContext {
 }
 
 /**
+ * A database of its own on `server` for the tests of one `describe` block, opened once
+ * with the suites' tables and the case foldings that mean what the evaluator means.
+ * Statements are large expressions, so Postgres's JIT is off (see OpenOptions.jit).
+ */
+export function useSuiteDatabase(server: DatabaseServer): SuiteContext {
+  let db: Database;
+  let foldings: CaseFolding[];
+  useDatabase(server, { jit: false }, async (opened) => {
+    db = opened;
+    await createTables(db);
+    foldings = await exactFoldings(db);
+  });
+  return { db: () => db, folding: () => fc.nat().map((n) => foldings[n % foldings.length]!), foldings: () => foldings };
+}
+
+/**
  * One differential suite per server (test/support/databases.ts), its database opened
  * once with the tables and the case foldings that mean what the evaluator means: the
  * same agreement on a relational layout (well-typed data) and on a document layout
@@ -55,30 +71,24 @@ export interface SuiteContext {
  */
 export function onEveryServer(title: string, cases: fc.Arbitrary<readonly Checked[]>, dataSets: number, agree: Agreement, more?: (context: SuiteContext) => void): void {
   describe.each(SERVERS)(title, (server) => {
-    let db: Database;
-    let foldings: CaseFolding[];
-    useDatabase(server, { jit: false }, async (opened) => {
-      db = opened;
-      await createTables(db);
-      foldings = await exactFoldings(db);
-    });
-    const folding = () => fc.nat().map((n) => foldings[n % foldings.length]!);
+    const context = useSuiteDatabase(server);
+    const { folding } = context;
 
     it('on a relational layout with well-typed data', async () => {
       await fc.assert(
         fc.asyncProperty(typedItems, cases, folding(), async (items, checked, f) => {
-          await loadTyped(db, items);
-          await agree(db, f, items, items.map((item) => item.id), '"we""ird"."items.v1"', relationalTarget, checked);
+          await loadTyped(context.db(), items);
+          await agree(context.db(), f, items, items.map((item) => item.id), '"we""ird"."items.v1"', relationalTarget, checked);
         }),
         { numRuns: dataSets },
       );
     }, TEST_TIMEOUT);
 
     it('on a document layout with awkward data', async () => {
-      await documentsAgree(db, folding(), cases, dataSets, agree, documentTarget);
+      await documentsAgree(context.db(), folding(), cases, dataSets, agree, documentTarget);
     }, TEST_TIMEOUT);
 
-    more?.({ db: () => db, folding, foldings: () => foldings });
+    more?.(context);
   });
 }
 
