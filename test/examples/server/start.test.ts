@@ -2,14 +2,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_REQUESTS, HEAVY_REQUEST } from '../../../examples/server/examples';
 
 // Issue 14, item 11: `npm start` ran the server under a shell and tsx's own child, so
 // `kill <pid>` of what it started left the server running. Tested for real: spawn,
-// signal, observe. (`--ignore-scripts` skips `prestart`, the build: `npm test` has
-// built dist/ already, and a build during the tests would rewrite it under them.)
+// signal, observe. `npm test` has built dist/ already, and `npm start` builds only when
+// src/ is newer than dist/: a build during the tests would rewrite dist/ under the other
+// test files (the docs' snippets once failed to find its type declarations).
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const env = { ...process.env, HOST: '127.0.0.1', STORE: 'memory', NO_COLOR: '1' };
@@ -44,7 +47,8 @@ async function refused(url: string): Promise<boolean> {
 }
 
 describe('npm start', () => {
-  it('stops when the process it started gets SIGTERM, closing the server cleanly', async () => {
+  it('stops when the process it started gets SIGTERM, closing the server cleanly, and leaves a fresh dist/ alone', async () => {
+    const built = statSync(join(root, 'dist', 'index.d.ts')).mtimeMs;
     const npm = spawn('npm', ['start', '--ignore-scripts'], { cwd: root, env: { ...env, PORT: '0' } });
     const run = watch(npm);
     try {
@@ -57,6 +61,7 @@ describe('npm start', () => {
       expect(run.out()).toContain('Stopped (SIGTERM).');
       // Nothing is left answering on the port.
       expect(await refused(`${base}/vendors`)).toBe(true);
+      expect(statSync(join(root, 'dist', 'index.d.ts')).mtimeMs).toBe(built);
     } finally {
       if (npm.exitCode === null && npm.signalCode === null) npm.kill('SIGKILL');
     }
