@@ -53,7 +53,7 @@ export function documentColumn(target: DocumentTarget): string {
 }
 
 /** A property name as a SQL string literal. A field name (reference §3) is a plain identifier, so it never needs escaping. */
-export function key(name: string): string {
+function key(name: string): string {
   if (!isFieldName(name)) throw new TypeError(`toSql: ${JSON.stringify(name)} is not a field name of a checked filter.`);
   return `'${name}'`;
 }

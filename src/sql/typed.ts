@@ -2,7 +2,7 @@ import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, DateTest, NumberTest, TextTest } from '../filter/filter';
 import type { FieldType } from '../schema/define';
 import { MAX_MS as END_MS } from '../values/date';
-import { documentColumn, documentCondition, key, type DocumentTarget } from './document';
+import { documentColumn, documentCondition, valueAt, type DocumentTarget } from './document';
 import type { Parameters } from './parameters';
 import { decimalRange } from './rounding';
 import { folder, likeTest, textKey, type TextComparison } from './text';
@@ -75,10 +75,7 @@ function dateLists(): NonNullable<typeof lists> {
  * orders numbers numerically, and apart from every other type).
  */
 export function typedValue(source: string, path: readonly string[], type: FieldType, comparison: TextComparison): string {
-  const names = path.map(key);
-  const parent = [source, ...names.slice(0, -1)].join('->');
-  const json = `${parent}->${names[names.length - 1]}`;
-  const raw = `${parent}->>${names[names.length - 1]}`;
+  const { json, raw } = valueAt(source, path);
   switch (type) {
     case 'number':
       // Not a CASE on jsonb_typeof: every comparison with numbers keeps other JSON types
