@@ -49,17 +49,35 @@ export function isObject(value: unknown): value is Readonly<Record<string, unkno
 }
 
 /**
- * Checks an options argument: `undefined`, or an object whose own keys are all known.
- * A misspelt option would otherwise be ignored without a word (`{ limit: … }`).
+ * Checks an options argument: `undefined`, or an object whose own keys are all known (a
+ * misspelt option would otherwise be ignored without a word: `{ limit: … }`). Returns its
+ * own properties alone, in an object without a prototype, for the caller to read instead:
+ * an option absent from what was passed is absent, whatever `Object.prototype` holds
+ * (`Object.prototype.caseInsensitive = true` by a polluted dependency changes nothing).
  */
-export function checkOptions(fn: string, options: unknown, known: readonly string[]): void {
-  if (options === undefined) return;
+export function ownOptions<T>(fn: string, options: T | undefined, known: readonly string[]): T | undefined {
+  if (options === undefined) return undefined;
   if (!isObject(options)) wrongArgument(fn, 'the options', `an object (${known.join(', ')})`, options);
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {
       throw new TypeError(`${fn}: unknown option ${JSON.stringify(key)}; the options are ${known.join(', ')}.`);
     }
   }
+  return ownCopy(options as T & object);
+}
+
+/**
+ * An object's own enumerable properties in an object without a prototype: for an
+ * argument of ours (options, a SQL target) whose optional properties are read, and whose
+ * absent ones must not be found on `Object.prototype`.
+ */
+export function ownCopy<T extends object>(value: T): T {
+  return Object.assign(Object.create(null) as T, value);
+}
+
+/** `object[key]` when `object` has it as its own property, else `undefined` (an optional field of a hand-built Filter). */
+export function ownField<T extends object, K extends keyof T>(object: T, key: K): T[K] | undefined {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 /**

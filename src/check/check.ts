@@ -1,4 +1,4 @@
-import { checkOptions, checkParamsOption, wrongArgument } from '../arguments/arguments';
+import { checkParamsOption, ownOptions, wrongArgument } from '../arguments/arguments';
 import type { Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits } from '../input/limits';
@@ -35,12 +35,13 @@ const CHECK_OPTIONS = ['limits', 'params', 'caseInsensitive'] as const;
  */
 export function check(input: QueryInput, schema: Schema, options?: CheckOptions): Result<Filter> {
   expectSchema('check', schema);
-  const caseInsensitive = options?.caseInsensitive;
   if (options !== undefined) {
-    checkOptions('check', options, CHECK_OPTIONS);
+    options = ownOptions('check', options, CHECK_OPTIONS)!;
     checkParamsOption('check', options.params);
+    const { caseInsensitive } = options;
     if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument('check', '"caseInsensitive"', 'true or false', caseInsensitive);
   }
+  const caseInsensitive = options?.caseInsensitive;
   const params = options?.params === undefined ? schema.params : [...schema.params, ...options.params];
   const limits = resolveLimits(options?.limits, 'check');
   const parsed = parseParams(input, limits, params, schema.sortParam, () => sortExample(schema));

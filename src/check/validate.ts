@@ -1,4 +1,4 @@
-import { checkOptions, checkParamsOption } from '../arguments/arguments';
+import { checkParamsOption, ownOptions } from '../arguments/arguments';
 import { capDiagnostics, diagnostic, MAX_DIAGNOSTICS, omission, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { nameList, quote } from '../text/quote';
 import type { Field, FieldSpec, Schema } from '../schema/define';
@@ -45,7 +45,7 @@ export interface ValidateOptions {
 export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptions): Result<Filter> {
   expectAst('validate', ast);
   expectSchema('validate', schema);
-  checkOptions('validate', options, ['params', 'limits']);
+  options = ownOptions('validate', options, ['params', 'limits']);
   checkParamsOption('validate', options?.params);
   const limits = resolveLimits(options?.limits, 'validate');
   const passThrough = options?.params === undefined ? schema.params : [...schema.params, ...options.params];

@@ -1,5 +1,5 @@
 import type { DiagnosticCode } from './codes';
-import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { ownCopy, ownOptions, wrongArgument } from '../arguments/arguments';
 import { expectDiagnostic } from './guard';
 import { capDiagnostics, MAX_DIAGNOSTICS, type Diagnostic, type Span } from './diagnostic';
 import { cut } from '../text/quote';
@@ -55,14 +55,16 @@ export function toProblemDetails(errors: readonly Diagnostic[], options?: Proble
   const fn = 'toProblemDetails';
   if (!Array.isArray(errors)) wrongArgument(fn, 'the diagnostics', 'an array (result.errors)', errors);
   errors.forEach((d, i) => expectDiagnostic(fn, `errors[${i}]`, d));
-  checkOptions(fn, options, ['type', 'title', 'instance', 'maxDiagnostics']);
+  options = ownOptions(fn, options, ['type', 'title', 'instance', 'maxDiagnostics']);
   for (const key of ['type', 'title', 'instance'] as const) {
     if (options?.[key] !== undefined && typeof options[key] !== 'string') wrongArgument(fn, `"${key}"`, 'a string', options[key]);
   }
   const max = options?.maxDiagnostics ?? MAX_DIAGNOSTICS;
   if (!(max >= 1) || (Number.isFinite(max) && !Number.isInteger(max))) wrongArgument(fn, '"maxDiagnostics"', 'a positive integer or Infinity', max);
   const type = options?.type ?? 'about:blank';
-  const listed = capDiagnostics(errors, max);
+  // Copies of their own properties: an optional field (`hint`, `omitted`…) a diagnostic
+  // lacks is absent, whatever Object.prototype holds.
+  const listed = capDiagnostics(errors.map((d) => ownCopy(d)), max);
   return {
     type,
     title: options?.title ?? (type === 'about:blank' ? 'Bad Request' : 'Invalid query'),

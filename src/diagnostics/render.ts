@@ -1,4 +1,4 @@
-import { checkOptions, isObject, wrongArgument } from '../arguments/arguments';
+import { isObject, ownOptions, wrongArgument } from '../arguments/arguments';
 import { expectDiagnostic } from './guard';
 import { type Diagnostic, type Span } from './diagnostic';
 import { cut } from '../text/quote';
@@ -106,7 +106,7 @@ export function formatDiagnostics(diagnostics: readonly Diagnostic[], options?: 
 }
 
 function readOptions(fn: string, options: RenderOptions | undefined): DiagnosticStyle {
-  checkOptions(fn, options, ['style']);
+  options = ownOptions(fn, options, ['style']);
   const style = options?.style;
   if (style === undefined) return {};
   if (!isObject(style)) wrongArgument(fn, '"style"', 'an object of functions (code, caret, hint), such as ANSI_STYLE', style);

@@ -2,7 +2,7 @@ import type { CaseOptions, Filter } from '../filter/filter';
 import { closurePredicate, type Predicate } from './closures';
 import { generate, generatedPredicate } from './codegen';
 import { expectFilter } from '../filter/guard';
-import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { ownField, ownOptions, wrongArgument } from '../arguments/arguments';
 import { planFilter } from './plan';
 
 /** A compiled filter (defined with the closures, which exist without code generation). */
@@ -37,7 +37,7 @@ const OPTION_NAMES = ['caseInsensitive', 'codegen'];
 export function compile(filter: Filter, options?: CompileOptions): Predicate {
   const { caseInsensitive, codegen } = readOptions(options, 'compile');
   expectFilter('compile', filter);
-  const plan = planFilter(filter, caseInsensitive ?? filter.caseInsensitive === true);
+  const plan = planFilter(filter, caseInsensitive ?? ownField(filter, 'caseInsensitive') === true);
   return (codegen ? generatedPredicate(plan) : undefined) ?? closurePredicate(plan);
 }
 
@@ -51,12 +51,12 @@ export function compile(filter: Filter, options?: CompileOptions): Predicate {
 export function generatedSource(filter: Filter, options?: CaseOptions): string {
   const { caseInsensitive } = readOptions(options, 'generatedSource', ['caseInsensitive']);
   expectFilter('generatedSource', filter);
-  return generate(planFilter(filter, caseInsensitive ?? filter.caseInsensitive === true).shape);
+  return generate(planFilter(filter, caseInsensitive ?? ownField(filter, 'caseInsensitive') === true).shape);
 }
 
 /** The options, checked; `caseInsensitive` stays `undefined` when not given, for the filter's own to apply. */
 function readOptions(options: CompileOptions | undefined, caller: string, names: readonly string[] = OPTION_NAMES): { caseInsensitive: boolean | undefined; codegen: boolean } {
-  checkOptions(caller, options, names);
+  options = ownOptions(caller, options, names);
   const { caseInsensitive, codegen = true } = options ?? {};
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument(caller, '"caseInsensitive"', 'true or false', caseInsensitive);
   if (typeof codegen !== 'boolean') wrongArgument(caller, '"codegen"', 'true or false', codegen);

@@ -1,3 +1,4 @@
+import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, Filter } from '../filter/filter';
 import { foldCase } from '../values/case';
@@ -94,12 +95,8 @@ function keyOf(caseInsensitive: boolean, conditions: readonly ConditionShape[]):
 
 function shapeOf(condition: Condition, tests: TestShape[]): ConditionShape {
   const { type, path } = condition;
-  return { type, array: arrayOf(condition), path: [...path], tests };
-}
-
-/** A condition's child array, own property only: `array` on a polluted Object.prototype is no condition's. */
-function arrayOf(condition: Condition): string | undefined {
-  return Object.hasOwn(condition, 'array') ? condition.array : undefined;
+  // Own property only: `array` on a polluted Object.prototype is no condition's.
+  return { type, array: ownField(condition, 'array'), path: [...path], tests };
 }
 
 /** 0: a comparison of a value read as it is; 1: a test that scans text; 2: a scan of a child array. */
@@ -107,7 +104,7 @@ function costOf(condition: Condition, tests: readonly TestShape[], caseInsensiti
   const scansText =
     condition.type === 'date' ||
     ((condition.type === 'string' || condition.type === 'id') && (caseInsensitive || tests.some((t) => t.kind === 'like')));
-  return (arrayOf(condition) === undefined ? 0 : 2) + (scansText ? 1 : 0);
+  return (ownField(condition, 'array') === undefined ? 0 : 2) + (scansText ? 1 : 0);
 }
 
 function planTests(condition: Condition, caseInsensitive: boolean): { shapes: TestShape[]; values: unknown[] } {

@@ -1,5 +1,5 @@
 import { expectSort } from '../filter/guard';
-import { checkOptions, isObject, resultHint, wrongArgument } from '../arguments/arguments';
+import { isObject, ownField, ownOptions, resultHint, wrongArgument } from '../arguments/arguments';
 import type { CaseOptions, Filter, SortField } from '../filter/filter';
 import { foldCase } from '../values/case';
 import { instantOf } from '../values/date';
@@ -25,11 +25,11 @@ export type SortOptions = CaseOptions;
  */
 export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort' | 'caseInsensitive'>, options?: SortOptions): T[] {
   if (!Array.isArray(items)) wrongArgument('sortItems', 'the items', 'an array', items);
-  const sort = isObject(filter) ? filter.sort : undefined;
+  const sort = isObject(filter) ? ownField(filter, 'sort') : undefined;
   if (!Array.isArray(sort)) wrongArgument('sortItems', 'the filter', 'a checked Filter, with its sort', filter, resultHint(filter));
   expectSort('sortItems', sort);
-  checkOptions('sortItems', options, SORT_OPTIONS);
-  const filterCase = (filter as Pick<Filter, 'caseInsensitive'>).caseInsensitive;
+  options = ownOptions('sortItems', options, SORT_OPTIONS);
+  const filterCase = ownField(filter as Pick<Filter, 'caseInsensitive'>, 'caseInsensitive');
   // Blamed on the filter, as expectFilter does for the other back ends, not on the options.
   if (filterCase !== undefined && typeof filterCase !== 'boolean') wrongArgument('sortItems', 'the "caseInsensitive" of the filter', 'true, false or absent', filterCase);
   const fold = options?.caseInsensitive ?? filterCase ?? false;

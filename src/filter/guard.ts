@@ -1,4 +1,4 @@
-import { everyElement, isObject, resultHint, wrongArgument } from '../arguments/arguments';
+import { everyElement, isObject, ownField, resultHint, wrongArgument } from '../arguments/arguments';
 import type { SCALAR_TYPES } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
 import { expectAst } from '../syntax/guard';
@@ -44,8 +44,9 @@ export function expectFilter(fn: string, filter: unknown): asserts filter is Fil
     wrongArgument(fn, 'the filter', 'a Filter (the value of a successful check() or validate())', filter, hint);
   }
   if (!Array.isArray(filter.conditions)) wrongArgument(fn, 'the "conditions" of the filter', 'an array', filter.conditions);
-  if (filter.caseInsensitive !== undefined && typeof filter.caseInsensitive !== 'boolean') {
-    wrongArgument(fn, 'the "caseInsensitive" of the filter', 'true, false or absent', filter.caseInsensitive);
+  const caseInsensitive = ownField(filter, 'caseInsensitive');
+  if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') {
+    wrongArgument(fn, 'the "caseInsensitive" of the filter', 'true, false or absent', caseInsensitive);
   }
   for (const [index, condition] of (filter.conditions as unknown[]).entries()) {
     const { key, type, path, array, tests } = isObject(condition) ? condition : {};

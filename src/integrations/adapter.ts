@@ -13,7 +13,7 @@ import {
   type ProblemOptions,
 } from '../index';
 import { expectSchema } from '../schema/guard';
-import { checkOptions, checkParamsOption, isObject, wrongArgument } from '../arguments/arguments';
+import { checkParamsOption, isObject, ownOptions, wrongArgument } from '../arguments/arguments';
 import { resolveLimits } from '../input/limits';
 
 /**
@@ -62,7 +62,7 @@ export type RequestChecker = (url: string) => RequestOutcome;
  * schemas later (Fastify's routes).
  */
 export function adapterSettings(who: string, options: unknown): (schema: unknown, where: string) => RequestChecker {
-  checkOptions(who, options, OPTION_KEYS);
+  options = ownOptions(who, options, OPTION_KEYS);
   const given = (options ?? {}) as Record<string, unknown>;
   if (given.onError !== undefined && typeof given.onError !== 'function') wrongArgument(who, '"onError"', 'a function', given.onError);
   const params = given.params;

@@ -1,4 +1,4 @@
-import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { ownOptions, wrongArgument } from '../arguments/arguments';
 import { isFieldName, RESERVED_NAMES } from '../syntax/path';
 import type { ElementFieldSpec, FieldSpec, ScalarType, SchemaSpec } from './define';
 
@@ -43,7 +43,7 @@ type Json = { readonly [key: string]: unknown };
  * not map to a scalar or ref) is a programmer error: a `TypeError`.
  */
 export function schemaFromJsonSchema(jsonSchema: object, options?: JsonSchemaOptions): SchemaFromJsonSchema {
-  checkOptions('schemaFromJsonSchema', options, ['document', 'sortable']);
+  options = ownOptions('schemaFromJsonSchema', options, ['document', 'sortable']);
   if (options?.document !== undefined && typeof options.document !== 'object') wrongArgument('schemaFromJsonSchema', '"document"', 'the OpenAPI document or JSON Schema the $refs point into', options.document);
   const sortable: unknown = options?.sortable;
   if (sortable !== undefined && !(Array.isArray(sortable) && sortable.every((name) => typeof name === 'string'))) {

@@ -1,5 +1,5 @@
 import { expectSchema } from './guard';
-import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { ownOptions, wrongArgument } from '../arguments/arguments';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
 import { PROBLEM_CONTENT_TYPE } from '../diagnostics/problem';
 import { OPERATORS, type Operator } from '../syntax/ast';
@@ -51,7 +51,7 @@ export interface OpenApiOptions {
  */
 export function openApiParameters(schema: Schema, options?: OpenApiOptions): OpenApiParameter[] {
   expectSchema('openApiParameters', schema);
-  checkOptions('openApiParameters', options, ['caseInsensitive']);
+  options = ownOptions('openApiParameters', options, ['caseInsensitive']);
   const caseInsensitive = options?.caseInsensitive ?? false;
   if (typeof caseInsensitive !== 'boolean') wrongArgument('openApiParameters', '"caseInsensitive"', 'true or false', caseInsensitive);
   const parameters: OpenApiParameter[] = [...schema.requestParams.values()].map(requestParameter);

@@ -1,3 +1,4 @@
+import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, DateTest, NumberTest } from '../filter/filter';
 import { MAX_MS as END_MS, MIN_MS as FIRST_MS } from '../values/date';
@@ -40,8 +41,10 @@ export type ValueTests = (source: string, condition: Condition, text: TextCompar
  */
 export function documentCondition(target: DocumentTarget, condition: Condition, text: TextComparison, params: Parameters, tests: ValueTests = valueTests): string {
   const document = documentColumn(target);
-  if (condition.array === undefined) return tests(document, condition, text, params);
-  const list = `${document}->${key(condition.array)}`;
+  // Own property only, as every back end reads a condition's array (a polluted prototype's is no condition's).
+  const array = ownField(condition, 'array');
+  if (array === undefined) return tests(document, condition, text, params);
+  const list = `${document}->${key(array)}`;
   const elementTests = tests('element', condition, text, params);
   return `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${list}) = 'array' THEN ${list} END) AS elements(element) WHERE ${elementTests})`;
 }

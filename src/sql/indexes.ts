@@ -1,5 +1,5 @@
 import { expectSchema } from '../schema/guard';
-import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { ownCopy, ownField, ownOptions, wrongArgument } from '../arguments/arguments';
 import type { Field, Schema } from '../schema/define';
 import { lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { DocumentTarget } from './document';
@@ -38,10 +38,11 @@ export type IndexOptions = Pick<SqlOptions, 'caseInsensitive' | 'caseFolding'>;
  */
 export function sqlIndexes(schema: Schema, target: SqlTarget, options?: IndexOptions): string[] {
   expectSchema('sqlIndexes', schema);
-  checkOptions('sqlIndexes', options, INDEX_OPTIONS);
-  if (typeof target !== 'object' || target === null || target.table === undefined) {
+  options = ownOptions('sqlIndexes', options, INDEX_OPTIONS);
+  if (typeof target !== 'object' || target === null || ownField(target, 'table') === undefined) {
     wrongArgument('sqlIndexes', 'the target', 'a target of toSql with its "table", the table\'s real name', target);
   }
+  target = ownCopy(target);
   const text = textComparison(options, undefined);
   const fields = [...schema.fields.values()].filter((field) => field.removed === undefined);
   const indexes = 'document' in target ? documentIndexes(target, fields, text) : relationalIndexes(target, fields, text);

@@ -1,5 +1,5 @@
 import { expectFilter, expectSort } from '../filter/guard';
-import { checkOptions, wrongArgument } from '../arguments/arguments';
+import { ownCopy, ownField, ownOptions, wrongArgument } from '../arguments/arguments';
 import type { CaseOptions, Filter } from '../filter/filter';
 import { documentCondition, type DocumentTarget } from './document';
 import { orderBy } from './order';
@@ -67,7 +67,7 @@ export type SqlTemplate = [strings: TemplateStringsArray, ...values: SqlValue[]]
  * later; `caseInsensitive` needs a `caseFolding` the server supports.
  */
 export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): SqlQuery {
-  checkOptions('toSql', options, SQL_OPTIONS);
+  options = ownOptions('toSql', options, SQL_OPTIONS);
   const first = options?.firstParam ?? 1;
   if (!Number.isSafeInteger(first) || first < 1) wrongArgument('toSql', '"firstParam"', 'a positive integer', first);
   const { text, values, orderBy } = translate(filter, target, options);
@@ -81,13 +81,13 @@ export function toSql(filter: Filter, target: SqlTarget, options?: SqlOptions): 
  * as `toSql`. (Its `ORDER BY` binds no values: take it from `toSql`.)
  */
 export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<SqlOptions, 'firstParam' | 'tieBreaker'>): SqlTemplate {
-  if ((options as SqlOptions | undefined)?.firstParam !== undefined) {
+  if (options !== undefined && ownField(options as SqlOptions, 'firstParam') !== undefined) {
     throw new TypeError('toSqlTemplate: firstParam does not apply: the sql tag that takes the template numbers the placeholders.');
   }
-  if ((options as SqlOptions | undefined)?.tieBreaker !== undefined) {
+  if (options !== undefined && ownField(options as SqlOptions, 'tieBreaker') !== undefined) {
     throw new TypeError('toSqlTemplate: tieBreaker does not apply: the template is the WHERE expression; take the ORDER BY clause from toSql.');
   }
-  checkOptions('toSqlTemplate', options, TEMPLATE_OPTIONS);
+  options = ownOptions('toSqlTemplate', options, TEMPLATE_OPTIONS);
   const { text, values } = translate(filter, target, options);
   const parts = templated(text, values);
   const strings = Object.freeze(Object.assign(parts.strings, { raw: Object.freeze([...parts.strings]) }));
@@ -98,14 +98,16 @@ export function toSqlTemplate(filter: Filter, target: SqlTarget, options?: Omit<
 function translate(filter: Filter, target: SqlTarget, options: SqlOptions | undefined): { text: string; values: SqlValue[]; orderBy: string } {
   expectFilter('toSql', filter);
   // A hand-built filter of the shape before sorting has no sort: nothing to order by.
-  if (filter.sort !== undefined) expectSort('toSql', filter.sort);
+  const sort = ownField(filter, 'sort');
+  if (sort !== undefined) expectSort('toSql', sort);
   if (typeof target !== 'object' || target === null) {
     wrongArgument('toSql', 'the target', '{ columns, table?, arrays? } for a table, or { document, table? } for a jsonb column', target);
   }
+  target = ownCopy(target);
   const tieBreaker = options?.tieBreaker === undefined ? [] : typeof options.tieBreaker === 'string' ? [options.tieBreaker] : options.tieBreaker;
   if (!Array.isArray(tieBreaker)) wrongArgument('toSql', '"tieBreaker"', 'a column name or an array of column names', tieBreaker);
   const params = new Parameters();
-  const text = textComparison(options, filter.caseInsensitive);
+  const text = textComparison(options, ownField(filter, 'caseInsensitive'));
   if ('document' in target && target.typed !== undefined && typeof target.typed !== 'boolean') wrongArgument('toSql', 'the target\'s "typed"', 'true or false', target.typed);
   const conditions = filter.conditions.map((condition) =>
     'document' in target
@@ -118,7 +120,7 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
     text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`,
     values: params.values,
     // A hand-built filter of the shape before sorting has no sort: nothing to order by.
-    orderBy: orderBy(filter.sort ?? [], target, text, tieBreaker),
+    orderBy: orderBy(sort ?? [], target, text, tieBreaker),
   };
 }
 

@@ -1,3 +1,4 @@
+import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, DateTest, NumberTest } from '../filter/filter';
 import { lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
@@ -49,17 +50,17 @@ export interface ChildTable {
  */
 export function relationalCondition(target: RelationalTarget, condition: Condition, text: TextComparison, params: Parameters): string {
   const key = condition.path.join('.');
-  if (condition.array === undefined) {
+  const array = ownField(condition, 'array');
+  if (array === undefined) {
     const table = target.table === undefined ? undefined : quoteQualified(target.table, 'the table');
     return columnTests(qualify(table, column(target.columns, key, condition.field)), condition, text, params);
   }
-  const array = condition.array;
   const child = Object.hasOwn(target.arrays ?? {}, array) ? target.arrays![array] : undefined;
   if (child === undefined) throw new TypeError(`toSql: the target has no child table for the array "${array}" (filtered as "${condition.key}").`);
   if (target.table === undefined) {
     throw new TypeError(`toSql: filtering the array "${array}" needs the target's "table", the parent table's name or alias in the query.`);
   }
-  const alias = child.alias ?? array;
+  const alias = ownField(child, 'alias') ?? array;
   if (alias === lastPart(target.table)) {
     throw new TypeError(`toSql: the child table of "${array}" needs an "alias" different from the parent table's name "${alias}".`);
   }

@@ -1,3 +1,4 @@
+import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, DateTest, NumberTest, TextTest } from '../filter/filter';
 import type { FieldType } from '../schema/define';
@@ -107,10 +108,11 @@ function integerText(json: string): string {
 export function typedCondition(target: DocumentTarget, condition: Condition, text: TextComparison, params: Parameters): string {
   const exists = () => documentCondition(target, condition, text, params, typedTests);
   const equal = condition.type === 'string' && !text.caseInsensitive ? condition.tests.find((test) => test.op === 'eq') : undefined;
-  if (condition.array === undefined || equal === undefined) return exists();
+  const array = ownField(condition, 'array');
+  if (array === undefined || equal === undefined) return exists();
   const document = documentColumn(target);
   // Bound first: values are bound in reading order.
-  const some = params.add(`{${JSON.stringify(condition.array)}:[${containing(condition.path, equal.value)}]}`, 'jsonb');
+  const some = params.add(`{${JSON.stringify(array)}:[${containing(condition.path, equal.value)}]}`, 'jsonb');
   return `${document} @> ${some} AND ${exists()}`;
 }
 

@@ -1,4 +1,4 @@
-import { checkOptions, checkParamsOption, wrongArgument } from '../arguments/arguments';
+import { checkParamsOption, ownOptions, wrongArgument } from '../arguments/arguments';
 import { capDiagnostics, type Diagnostic, type Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
@@ -31,7 +31,7 @@ const PARSE_OPTIONS = ['limits', 'params', 'sortParam'] as const;
  * is a diagnostic in one `Result`, in query order.
  */
 export function parse(input: QueryInput, options?: ParseOptions): Result<FilterAst> {
-  checkOptions('parse', options, PARSE_OPTIONS);
+  options = ownOptions('parse', options, PARSE_OPTIONS);
   checkParamsOption('parse', options?.params);
   const given = options?.sortParam;
   // Checked as defineSchema checks its own: a sort parameter named "__proto__" would lose its value in params.

@@ -1,8 +1,10 @@
 /**
  * Run by test/check/pollution.test.ts in a fresh process: pollutes Object.prototype and
  * Array.prototype (when asked) before importing the package named in argv (src or
- * dist), or after its first check, then prints what check, format and compile make of
- * a few queries, as JSON, for the test to hold equal to an unpolluted run.
+ * dist), or after its first check, then prints what check, format, compile, sortItems,
+ * toSql, sqlIndexes, parse, openApiParameters and toProblemDetails make of a few queries,
+ * each given an empty options object, as JSON, for the test to hold equal to an
+ * unpolluted run.
  */
 const { module: target, when, keys } = JSON.parse(process.argv[2]!) as { module: string; when: 'before' | 'after' | 'never'; keys: string[] };
 
@@ -20,15 +22,30 @@ const QUERIES = [
 ];
 
 if (when === 'before') pollute();
-const { check, compile, format, invoices } = (await import(target)) as typeof import('../../src/index');
+const { check, compile, format, invoices, openApiParameters, parse, sortItems, sqlIndexes, toProblemDetails, toSql } = (await import(target)) as typeof import('../../src/index');
 if (when === 'after') {
   check(QUERIES[0]!, invoices);
   pollute();
 }
 const item = JSON.parse('{"totalAmount":150,"status":"paid","postedDate":"2023-02-01","lines":[{"description":"x;y"}],"customerRef":{"id":42}}') as unknown;
+const items = JSON.parse('[{"totalAmount":2,"status":"B"},{"totalAmount":1,"status":"a"},{}]') as object[];
+const typed = { document: 'doc', table: 'invoice_docs', typed: true };
 const out = QUERIES.map((query) => {
-  const result = check(query, invoices);
-  return result.ok ? { result, format: format(result.value), generated: compile(result.value)(item), closures: compile(result.value, { codegen: false })(item) } : { result };
+  const result = check(query, invoices, {});
+  const parsed = parse(query, {}).ok;
+  if (!result.ok) return { result, parsed, problem: toProblemDetails(result.errors, {}) };
+  const filter = result.value;
+  return {
+    result,
+    parsed,
+    format: format(filter),
+    generated: compile(filter, {})(item),
+    closures: compile(filter, { codegen: false })(item),
+    sorted: sortItems(items, filter, {}),
+    document: toSql(filter, { document: 'doc' }, {}),
+    typed: toSql(filter, typed, {}),
+    relational: toSql(filter, { columns: { totalAmount: 'total', status: 'status', postedDate: 'posted', 'customerRef.id': 'customer_id' }, arrays: { lines: { table: 'lines', parentKey: 'id', foreignKey: 'invoice_id', columns: { description: 'description' } } }, table: 'invoices' }, {}),
+  };
 });
-process.stdout.write(JSON.stringify(out));
+process.stdout.write(JSON.stringify({ out, indexes: sqlIndexes(invoices, typed, {}), openApi: openApiParameters(invoices, {}) }));
 export {};
