@@ -76,6 +76,34 @@ const chevrotainUnused: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/**
+ * Chevrotain's lexer maps a first character's code above 255 to a bucket through a
+ * 65,536-entry table, which the first `Lexer` fills in a loop: about 3 ms of a cold
+ * start, a third of building the lexer (bench/RESULTS.md, issue 26). The table holds
+ * `255 + ~~(code / 255)`, so the build computes that instead, where the table was read
+ * (same values; the corpus's first characters are below 256, which never get there),
+ * and the table is never filled. The edits must apply exactly: the build fails if
+ * Chevrotain's text changed.
+ */
+const CHAR_CODE_MAP_EDITS: readonly (readonly [string, string])[] = [
+  [': charCodeToOptimizedIdxMap[charCode];', ': 255 + ~~(charCode / 255);'],
+  ['if (charCodeToOptimizedIdxMap.length === 0) {', 'if (false) {'],
+];
+
+const chevrotainCharCodeMap: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'qsfilter-chevrotain-char-code-map',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer\.js$/ }, (args) => {
+      let contents = readFileSync(args.path, 'utf8');
+      for (const [from, to] of CHAR_CODE_MAP_EDITS) {
+        if (contents.split(from).length !== 2) throw new Error(`tsup.config.ts: Chevrotain's lexer.js no longer holds ${JSON.stringify(from)} once`);
+        contents = contents.replace(from, to);
+      }
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
 const shared: Options = {
   target: 'node22',
   // chevrotain is bundled (tree-shaken, minified): it is ESM only, so a `require` of the
@@ -188,7 +216,7 @@ export default defineConfig([
       [CHEVROTAIN_ENTRY]: 'src/syntax/chevrotain.ts',
     },
     format: ['esm', 'cjs'],
-    esbuildPlugins: [mainEntryExternal, chevrotainUnused, lazyCheckFromMainEntry],
+    esbuildPlugins: [mainEntryExternal, chevrotainUnused, chevrotainCharCodeMap, lazyCheckFromMainEntry],
     dts: { entry: PUBLIC_ENTRIES },
     metafile: true,
     // Both builds run at once and write to dist/: this one must not delete the other's output.
@@ -207,7 +235,7 @@ export default defineConfig([
     // No bundler reads this file after us: whitespace can go too.
     minifyWhitespace: minify,
     format: ['esm'],
-    esbuildPlugins: [chevrotainUnused],
+    esbuildPlugins: [chevrotainUnused, chevrotainCharCodeMap],
     // One file: the checker that a schema's validate loads on first use (a dynamic import)
     // is bundled in, not split into chunks beside the command.
     splitting: false,
