@@ -161,9 +161,9 @@ function writeNotices(metafile: string): void {
  * line.
  */
 function slimMaps(): void {
-  // Not cli.js.map: the command's build runs at the same time and slims its own map,
+  // Not the command's maps: its build runs at the same time and slims its own,
   // which may still be being written when this build is done.
-  for (const file of readdirSync('dist')) if (file.endsWith('.map') && file !== 'cli.js.map') slimMap(join('dist', file));
+  for (const file of readdirSync('dist')) if (file.endsWith('.map') && !CLI_FILES.includes(file)) slimMap(join('dist', file));
 }
 
 function slimMap(file: string): void {
@@ -198,6 +198,21 @@ const lazyCheckFromMainEntry: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/** What the command's build writes to dist/ (src/cli/bin.ts). */
+const CLI_FILES = ['cli.js', 'cli.js.map', 'cli-main.js', 'cli-main.js.map'];
+
+/**
+ * `dist/cli.js` imports the command (`./main` in src/cli/bin.ts) from `./cli-main.js`, a
+ * file of its own, rather than bundle it: it must turn the compile cache on before Node
+ * compiles the command's code.
+ */
+const commandFromBin: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'qsfilter-command-from-bin',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/main$/ }, (args) => (/[\\/]src[\\/]cli[\\/]bin\.ts$/.test(args.importer) ? { path: './cli-main.js', external: true } : undefined));
+  },
+};
+
 /** The build-only entry that puts Chevrotain in a chunk of its own. */
 const CHEVROTAIN_ENTRY = 'chevrotain';
 
@@ -220,7 +235,7 @@ export default defineConfig([
     dts: { entry: PUBLIC_ENTRIES },
     metafile: true,
     // Both builds run at once and write to dist/: this one must not delete the other's output.
-    clean: ['!cli.js', '!cli.js.map'],
+    clean: CLI_FILES.map((file) => `!${file}`),
     onSuccess: async () => {
       writeNotices('dist/metafile-esm.json');
       if (existsSync('dist/metafile-cjs.json')) rmSync('dist/metafile-cjs.json');
@@ -230,17 +245,20 @@ export default defineConfig([
   },
   {
     ...shared,
-    // The `qsfilter` command: one self-contained ES module file, started by its banner.
-    entry: { cli: 'src/cli/main.ts' },
+    // The `qsfilter` command: `cli.js`, started by its banner, turns the compile cache on and
+    // loads `cli-main.js`, one self-contained ES module file (src/cli/bin.ts).
+    entry: { cli: 'src/cli/bin.ts', 'cli-main': 'src/cli/main.ts' },
     // No bundler reads this file after us: whitespace can go too.
     minifyWhitespace: minify,
     format: ['esm'],
-    esbuildPlugins: [chevrotainUnused, chevrotainCharCodeMap],
+    esbuildPlugins: [chevrotainUnused, chevrotainCharCodeMap, commandFromBin],
     // One file: the checker that a schema's validate loads on first use (a dynamic import)
     // is bundled in, not split into chunks beside the command.
     splitting: false,
     clean: false,
     banner: { js: '#!/usr/bin/env node' },
-    onSuccess: async () => slimMap('dist/cli.js.map'),
+    onSuccess: async () => {
+      for (const file of CLI_FILES) if (file.endsWith('.map')) slimMap(join('dist', file));
+    },
   },
 ]);
