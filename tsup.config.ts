@@ -76,6 +76,34 @@ const chevrotainUnused: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/**
+ * Chevrotain's lexer maps a first character's code above 255 to a bucket through a
+ * 65,536-entry table, which the first `Lexer` fills in a loop: about 3 ms of a cold
+ * start, a third of building the lexer (bench/RESULTS.md, issue 26). The table holds
+ * `255 + ~~(code / 255)`, so the build computes that instead, where the table was read
+ * (same values; the corpus's first characters are below 256, which never get there),
+ * and the table is never filled. The edits must apply exactly: the build fails if
+ * Chevrotain's text changed.
+ */
+const CHAR_CODE_MAP_EDITS: readonly (readonly [string, string])[] = [
+  [': charCodeToOptimizedIdxMap[charCode];', ': 255 + ~~(charCode / 255);'],
+  ['if (charCodeToOptimizedIdxMap.length === 0) {', 'if (false) {'],
+];
+
+const chevrotainCharCodeMap: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'qsfilter-chevrotain-char-code-map',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer\.js$/ }, (args) => {
+      let contents = readFileSync(args.path, 'utf8');
+      for (const [from, to] of CHAR_CODE_MAP_EDITS) {
+        if (contents.split(from).length !== 2) throw new Error(`tsup.config.ts: Chevrotain's lexer.js no longer holds ${JSON.stringify(from)} once`);
+        contents = contents.replace(from, to);
+      }
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
 const shared: Options = {
   target: 'node22',
   // chevrotain is bundled (tree-shaken, minified): it is ESM only, so a `require` of the
@@ -133,9 +161,9 @@ function writeNotices(metafile: string): void {
  * line.
  */
 function slimMaps(): void {
-  // Not cli.js.map: the command's build runs at the same time and slims its own map,
+  // Not the command's maps: its build runs at the same time and slims its own,
   // which may still be being written when this build is done.
-  for (const file of readdirSync('dist')) if (file.endsWith('.map') && file !== 'cli.js.map') slimMap(join('dist', file));
+  for (const file of readdirSync('dist')) if (file.endsWith('.map') && !CLI_FILES.includes(file)) slimMap(join('dist', file));
 }
 
 function slimMap(file: string): void {
@@ -170,6 +198,21 @@ const lazyCheckFromMainEntry: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/** What the command's build writes to dist/ (src/cli/bin.ts). */
+const CLI_FILES = ['cli.js', 'cli.js.map', 'cli-main.js', 'cli-main.js.map'];
+
+/**
+ * `dist/cli.js` imports the command (`./main` in src/cli/bin.ts) from `./cli-main.js`, a
+ * file of its own, rather than bundle it: it must turn the compile cache on before Node
+ * compiles the command's code.
+ */
+const commandFromBin: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'qsfilter-command-from-bin',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/main$/ }, (args) => (/[\\/]src[\\/]cli[\\/]bin\.ts$/.test(args.importer) ? { path: './cli-main.js', external: true } : undefined));
+  },
+};
+
 /** The build-only entry that puts Chevrotain in a chunk of its own. */
 const CHEVROTAIN_ENTRY = 'chevrotain';
 
@@ -188,11 +231,11 @@ export default defineConfig([
       [CHEVROTAIN_ENTRY]: 'src/syntax/chevrotain.ts',
     },
     format: ['esm', 'cjs'],
-    esbuildPlugins: [mainEntryExternal, chevrotainUnused, lazyCheckFromMainEntry],
+    esbuildPlugins: [mainEntryExternal, chevrotainUnused, chevrotainCharCodeMap, lazyCheckFromMainEntry],
     dts: { entry: PUBLIC_ENTRIES },
     metafile: true,
     // Both builds run at once and write to dist/: this one must not delete the other's output.
-    clean: ['!cli.js', '!cli.js.map'],
+    clean: CLI_FILES.map((file) => `!${file}`),
     onSuccess: async () => {
       writeNotices('dist/metafile-esm.json');
       if (existsSync('dist/metafile-cjs.json')) rmSync('dist/metafile-cjs.json');
@@ -202,17 +245,20 @@ export default defineConfig([
   },
   {
     ...shared,
-    // The `qsfilter` command: one self-contained ES module file, started by its banner.
-    entry: { cli: 'src/cli/main.ts' },
+    // The `qsfilter` command: `cli.js`, started by its banner, turns the compile cache on and
+    // loads `cli-main.js`, one self-contained ES module file (src/cli/bin.ts).
+    entry: { cli: 'src/cli/bin.ts', 'cli-main': 'src/cli/main.ts' },
     // No bundler reads this file after us: whitespace can go too.
     minifyWhitespace: minify,
     format: ['esm'],
-    esbuildPlugins: [chevrotainUnused],
+    esbuildPlugins: [chevrotainUnused, chevrotainCharCodeMap, commandFromBin],
     // One file: the checker that a schema's validate loads on first use (a dynamic import)
     // is bundled in, not split into chunks beside the command.
     splitting: false,
     clean: false,
     banner: { js: '#!/usr/bin/env node' },
-    onSuccess: async () => slimMap('dist/cli.js.map'),
+    onSuccess: async () => {
+      for (const file of CLI_FILES) if (file.endsWith('.map')) slimMap(join('dist', file));
+    },
   },
 ]);

@@ -52,7 +52,7 @@ afterAll(() => {
 
 describe('npm pack in a fresh clone', () => {
   it('builds dist/ (prepack) and ships it, the licences, and what a user needs of grammar/', () => {
-    for (const file of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js']) {
+    for (const file of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'dist/cli-main.js']) {
       expect(files).toContain(file);
     }
     for (const file of ['dist/index.js.map', 'dist/index.cjs.map', 'dist/cli.js.map', 'dist/THIRD_PARTY_LICENSES.txt']) expect(files).toContain(file);

@@ -97,14 +97,17 @@ export function bundleSource(app: string, leaveOut: LeaveOut = 'nothing'): Promi
   return bundle(fromSource(app), ROOT, [], leaveOut === 'chevrotain' ? ['chevrotain'] : []);
 }
 
+/** The files of the command in `dist/` (tsup.config.ts). */
+const COMMAND_FILES = ['cli.js', 'cli-main.js'];
+
 /**
  * The chunk of `dist/` that holds Chevrotain (see `src/syntax/chevrotain.ts`): the one
- * ES module with its mark, the command (`cli.js`, a bundle of its own) aside. Throws
- * unless there is exactly one, and it is a chunk.
+ * ES module with its mark, the command (`cli.js` and the bundle of its own it loads,
+ * `cli-main.js`) aside. Throws unless there is exactly one, and it is a chunk.
  */
 export function chevrotainChunk(): string {
   const dist = join(ROOT, 'dist');
-  const chunks = readdirSync(dist).filter((f) => f.endsWith('.js') && f !== 'cli.js' && readFileSync(join(dist, f), 'utf8').includes(CHEVROTAIN_MARK));
+  const chunks = readdirSync(dist).filter((f) => f.endsWith('.js') && !COMMAND_FILES.includes(f) && readFileSync(join(dist, f), 'utf8').includes(CHEVROTAIN_MARK));
   if (chunks.length !== 1 || !chunks[0]!.startsWith('chunk-')) throw new Error(`dist/ holds Chevrotain in ${chunks.join(', ') || 'no file'}, not in one chunk of its own`);
   return chunks[0]!;
 }

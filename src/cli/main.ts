@@ -1,5 +1,5 @@
 /**
- * The `qsfilter` executable (`dist/cli.js`, built with a `#!/usr/bin/env node` banner).
+ * The `qsfilter` command (`dist/cli-main.js`, which `dist/cli.js` loads: see bin.ts).
  * The exit status is set, not forced, so that everything written reaches its pipe.
  */
 import { run } from './run';
