@@ -77,8 +77,11 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
   }
   const { limits, caseInsensitive } = given as Pick<FilterQueryOptions, 'limits' | 'caseInsensitive'>;
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument(who, '"caseInsensitive"', 'true or false', caseInsensitive);
-  const parsing = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
-  const checking: CheckOptions = caseInsensitive === undefined ? parsing : { ...parsing, caseInsensitive };
+  // No options at all is none, not `{}`: check reads and checks every options object it is given, on each request.
+  const checking: CheckOptions | undefined =
+    limits === undefined && params === undefined && caseInsensitive === undefined
+      ? undefined
+      : { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }), ...(caseInsensitive === undefined ? {} : { caseInsensitive }) };
   // Bad limits or pass-through keys are refused now (a TypeError that names the adapter), not on some request.
   resolveLimits(limits, who);
   checkParamsOption(who, params);

@@ -43,6 +43,19 @@ describe('qsfilter/hono', () => {
     }
   });
 
+  it('waits for an async onError, and falls back to the problem when it resolves to nothing', async () => {
+    const app = new Hono().get(
+      '/invoices',
+      adapter.filterQuery(invoices, { onError: async (rejection, c) => (rejection.errors.length > 1 ? c.json({ many: true }, 422) : undefined) }),
+      (c) => c.json(c.req.valid('query').conditions.length),
+    );
+    const many = await app.request('/invoices?totalAmount=x&dueDate=y');
+    expect([many.status, await many.json()]).toEqual([422, { many: true }]);
+    const one = await app.request('/invoices?totalAmount=x');
+    expect([one.status, one.headers.get('content-type')]).toEqual([400, PROBLEM_TYPE]);
+    expect(await one.json()).toMatchObject({ instance: '/invoices', errors: [{ code: 'INVALID_NUMBER', param: 'totalAmount' }] });
+  });
+
   it('works in Hono\'s own request handling too (app.request), where c.req.url is a full URL', async () => {
     const app = new Hono().get('/invoices', adapter.filterQuery(invoices), (c) => c.json(c.req.valid('query').conditions.length));
     expect(await (await app.request('/invoices?totalAmount=1&totalAmount=2')).json()).toBe(2);
