@@ -112,10 +112,20 @@ export const PROBLEM_RESPONSE_TYPE = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
  * The checker of a middleware factory (`filterQuery(schema, options)`), its schema checked
  * first: `app.get(path, filterQuery, handler)`, which calls the factory with a request
  * (Express's `req`, Hono's `c`), is a mistake of its own, said as such on the request.
+ * `usage` is how the factory is called right (`filterQuery(schema)` by default).
  */
-export function middlewareChecker(who: string, schema: unknown, options: unknown): RequestChecker {
+export function middlewareChecker(who: string, schema: unknown, options: unknown, usage = FILTER_QUERY_USAGE): RequestChecker {
   if (isObject(schema) && ('headers' in schema || 'req' in schema)) {
-    wrongArgument(who, 'the schema', 'a schema made by defineSchema()', schema, 'The route was given filterQuery itself: give it filterQuery(schema), app.get(path, filterQuery(schema), handler).');
+    wrongArgument(who, 'the schema', 'a schema made by defineSchema()', schema, `The route was given ${usage.name} itself: give it ${usage.call}, ${usage.route}.`);
   }
   return adapterSettings(who, options)(schema, 'the schema');
 }
+
+/** How a factory of route handlers is called right, for the error of a route given the factory itself. */
+export interface FactoryUsage {
+  readonly name: string;
+  readonly call: string;
+  readonly route: string;
+}
+
+const FILTER_QUERY_USAGE: FactoryUsage = { name: 'filterQuery', call: 'filterQuery(schema)', route: 'app.get(path, filterQuery(schema), handler)' };
