@@ -53,7 +53,7 @@ export function filterQuery<E extends Env = Env, P extends string = string>(
  * filterRoute(invoices, (c) => … c.req.valid('query') …))`. The same check and answers as
  * `filterQuery`, with a route of one handler: Hono calls that one directly, where a
  * middleware and a handler go through its composition of handlers, a chain of promises,
- * and the answer is written a turn of the event loop later (issue 26: 5 to 10% of a
+ * and the answer is written a turn of the event loop later (issue 26: about 10% of a
  * small route's CPU time per request). The schema, handler and options are checked here,
  * once: a mistake throws a `TypeError` when the app is set up.
  */
