@@ -7,7 +7,9 @@
  * Routes, each answering the same small JSON (the number of conditions):
  * - `plain`: reads nothing of the query: what the framework costs alone;
  * - `check`: calls `check(request.url, invoices)` itself, as a route without the adapter would;
- * - `adapter`: the package's adapter (`qsfilter/fastify`, `/express`, `/hono`) from dist/.
+ * - `adapter`: the package's adapter (`qsfilter/fastify`, `/express`, `/hono`) from dist/;
+ *   on Hono, `filterRoute`, the form the guide recommends;
+ * - `middleware` (Hono): `filterQuery`, the middleware before the route's handler.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -17,7 +19,7 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { qsfilter } from './qsfilter';
 
-const [framework, route] = process.argv.slice(2) as ['fastify' | 'express' | 'hono', 'plain' | 'check' | 'adapter'];
+const [framework, route] = process.argv.slice(2) as ['fastify' | 'express' | 'hono', 'plain' | 'check' | 'adapter' | 'middleware'];
 const dist = (entry: string) => import(new URL(`../../dist/${entry}.js`, import.meta.url).href);
 const { check, invoices } = qsfilter;
 
@@ -60,11 +62,13 @@ async function start(): Promise<number> {
     return (server.address() as AddressInfo).port;
   }
   const app = new Hono();
+  type Handled = { json(b: unknown): Response; req: { valid(t: 'query'): { conditions: unknown[] } } };
   if (route === 'adapter') {
+    const { filterRoute } = await dist('hono');
+    app.get('/invoices', filterRoute(invoices, (c: Handled) => c.json({ conditions: c.req.valid('query').conditions.length })));
+  } else if (route === 'middleware') {
     const { filterQuery } = await dist('hono');
-    app.get('/invoices', filterQuery(invoices), (c: { json(b: unknown): Response; req: { valid(t: 'query'): { conditions: unknown[] } } }) =>
-      c.json({ conditions: c.req.valid('query').conditions.length }),
-    );
+    app.get('/invoices', filterQuery(invoices), (c: Handled) => c.json({ conditions: c.req.valid('query').conditions.length }));
   } else if (route === 'check') {
     app.get('/invoices', (c) => {
       const { status, body } = own(c.req.url);

@@ -77,8 +77,11 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
   }
   const { limits, caseInsensitive } = given as Pick<FilterQueryOptions, 'limits' | 'caseInsensitive'>;
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument(who, '"caseInsensitive"', 'true or false', caseInsensitive);
-  const parsing = { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }) };
-  const checking: CheckOptions = caseInsensitive === undefined ? parsing : { ...parsing, caseInsensitive };
+  // No options at all is none, not `{}`: check reads and checks every options object it is given, on each request.
+  const checking: CheckOptions | undefined =
+    limits === undefined && params === undefined && caseInsensitive === undefined
+      ? undefined
+      : { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }), ...(caseInsensitive === undefined ? {} : { caseInsensitive }) };
   // Bad limits or pass-through keys are refused now (a TypeError that names the adapter), not on some request.
   resolveLimits(limits, who);
   checkParamsOption(who, params);
@@ -109,10 +112,20 @@ export const PROBLEM_RESPONSE_TYPE = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
  * The checker of a middleware factory (`filterQuery(schema, options)`), its schema checked
  * first: `app.get(path, filterQuery, handler)`, which calls the factory with a request
  * (Express's `req`, Hono's `c`), is a mistake of its own, said as such on the request.
+ * `usage` is how the factory is called right (`filterQuery(schema)` by default).
  */
-export function middlewareChecker(who: string, schema: unknown, options: unknown): RequestChecker {
+export function middlewareChecker(who: string, schema: unknown, options: unknown, usage = FILTER_QUERY_USAGE): RequestChecker {
   if (isObject(schema) && ('headers' in schema || 'req' in schema)) {
-    wrongArgument(who, 'the schema', 'a schema made by defineSchema()', schema, 'The route was given filterQuery itself: give it filterQuery(schema), app.get(path, filterQuery(schema), handler).');
+    wrongArgument(who, 'the schema', 'a schema made by defineSchema()', schema, `The route was given ${usage.name} itself: give it ${usage.call}, ${usage.route}.`);
   }
   return adapterSettings(who, options)(schema, 'the schema');
 }
+
+/** How a factory of route handlers is called right, for the error of a route given the factory itself. */
+export interface FactoryUsage {
+  readonly name: string;
+  readonly call: string;
+  readonly route: string;
+}
+
+const FILTER_QUERY_USAGE: FactoryUsage = { name: 'filterQuery', call: 'filterQuery(schema)', route: 'app.get(path, filterQuery(schema), handler)' };

@@ -9,6 +9,7 @@ import { startHono } from './servers';
 import { adapterSuite, getAnswer, getProblem, PROBLEM_TYPE } from './suite';
 
 adapterSuite('qsfilter/hono (Hono on @hono/node-server)', (options) => startHono(adapter, options));
+adapterSuite('qsfilter/hono filterRoute (Hono on @hono/node-server)', (options) => startHono(adapter, options, 'route'));
 
 describe('qsfilter/hono', () => {
   it('says so when a route is given filterQuery itself instead of filterQuery(schema)', async () => {
@@ -43,6 +44,19 @@ describe('qsfilter/hono', () => {
     }
   });
 
+  it('waits for an async onError, and falls back to the problem when it resolves to nothing', async () => {
+    const app = new Hono().get(
+      '/invoices',
+      adapter.filterQuery(invoices, { onError: async (rejection, c) => (rejection.errors.length > 1 ? c.json({ many: true }, 422) : undefined) }),
+      (c) => c.json(c.req.valid('query').conditions.length),
+    );
+    const many = await app.request('/invoices?totalAmount=x&dueDate=y');
+    expect([many.status, await many.json()]).toEqual([422, { many: true }]);
+    const one = await app.request('/invoices?totalAmount=x');
+    expect([one.status, one.headers.get('content-type')]).toEqual([400, PROBLEM_TYPE]);
+    expect(await one.json()).toMatchObject({ instance: '/invoices', errors: [{ code: 'INVALID_NUMBER', param: 'totalAmount' }] });
+  });
+
   it('works in Hono\'s own request handling too (app.request), where c.req.url is a full URL', async () => {
     const app = new Hono().get('/invoices', adapter.filterQuery(invoices), (c) => c.json(c.req.valid('query').conditions.length));
     expect(await (await app.request('/invoices?totalAmount=1&totalAmount=2')).json()).toBe(2);
@@ -54,5 +68,32 @@ describe('qsfilter/hono', () => {
 
   it('refuses a schema spec when the validator is made, with a TypeError', () => {
     expect(() => adapter.filterQuery({ fields: {} } as never)).toThrow(TypeError);
+    expect(() => adapter.filterRoute({ fields: {} } as never, (c) => c.text('x'))).toThrow(TypeError);
+  });
+
+  it('filterRoute: refuses a missing handler when the route is made, and says how to use it when given filterRoute itself', async () => {
+    expect(() => adapter.filterRoute(invoices, undefined as never)).toThrow(/^qsfilter\/hono filterRoute: the handler must be a function/);
+    const app = new Hono().get('/invoices', adapter.filterRoute as never);
+    app.onError((error, c) => c.text(error.message, 500));
+    const answer = await app.request('/invoices?totalAmount=1');
+    expect(answer.status).toBe(500);
+    expect(await answer.text()).toMatch(/The route was given filterRoute itself: give it filterRoute\(schema, handler\), app\.get\(path, filterRoute\(schema, handler\)\)\.$/);
+  });
+
+  it('filterRoute: answers from the handler itself, synchronously when it does, and hands it next', async () => {
+    let handedNext: unknown;
+    const app = new Hono().get(
+      '/invoices',
+      adapter.filterRoute(invoices, (c, next) => {
+        handedNext = next;
+        return c.json(c.req.valid('query').conditions.length);
+      }),
+    );
+    const answer = app.fetch(new Request('http://api.example/invoices?totalAmount=1&totalAmount=2'));
+    expect(answer).toBeInstanceOf(Response);
+    expect(await (answer as Response).json()).toBe(2);
+    expect(typeof handedNext).toBe('function');
+    const refused = await app.request('/invoices?totalAmount=%');
+    expect([refused.status, refused.headers.get('content-type')]).toEqual([400, PROBLEM_TYPE]);
   });
 });

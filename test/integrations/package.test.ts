@@ -16,7 +16,7 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
   devDependencies: Record<string, string>;
 };
 
-const ADAPTERS = { fastify: ['qsfilter'], express: ['filterQuery'], hono: ['filterQuery'] } as const;
+const ADAPTERS = { fastify: ['qsfilter'], express: ['filterQuery'], hono: ['filterQuery', 'filterRoute'] } as const;
 const FRAMEWORKS = /["'](fastify|express|hono)(\/[^"']*)?["']/;
 
 /** A module of dist/ and the modules of dist/ it imports, transitively, but for the main entry. */
@@ -96,3 +96,4 @@ describe('the adapter subpaths of the built package', () => {
 adapterSuite('built qsfilter/fastify (CommonJS)', (options) => startFastify(require('qsfilter/fastify'), options));
 adapterSuite('built qsfilter/express (CommonJS)', (options) => startExpress(express, require('qsfilter/express'), options));
 adapterSuite('built qsfilter/hono (CommonJS)', (options) => startHono(require('qsfilter/hono'), options));
+adapterSuite('built qsfilter/hono filterRoute (CommonJS)', (options) => startHono(require('qsfilter/hono'), options, 'route'));

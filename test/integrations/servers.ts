@@ -84,11 +84,12 @@ export async function startExpress(express: ExpressFactory, adapter: typeof Expr
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => closeServer(server) };
 }
 
-/** Hono on @hono/node-server, with `filterQuery` on each route. */
-export async function startHono(adapter: typeof HonoAdapter, options?: HonoAdapter.HonoFilterOptions): Promise<RunningServer> {
+/** Hono on @hono/node-server, each route checked by `filterQuery` (a middleware before the handler) or `filterRoute` (the one handler). */
+export async function startHono(adapter: typeof HonoAdapter, options?: HonoAdapter.HonoFilterOptions, form: 'middleware' | 'route' = 'middleware'): Promise<RunningServer> {
   const app = new Hono();
   for (const [resource, schema] of Object.entries(ROUTES) as [keyof typeof ITEMS, Schema][]) {
-    app.get(`/${resource}`, adapter.filterQuery(schema, options), (c) => c.json(answer(resource, c.req.valid('query'))));
+    if (form === 'route') app.get(`/${resource}`, adapter.filterRoute(schema, (c) => c.json(answer(resource, c.req.valid('query'))), options));
+    else app.get(`/${resource}`, adapter.filterQuery(schema, options), (c) => c.json(answer(resource, c.req.valid('query'))));
   }
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));

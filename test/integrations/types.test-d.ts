@@ -5,7 +5,7 @@ import { Hono } from 'hono';
 import { invoices, type Filter } from 'qsfilter';
 import { filterQuery as expressFilter } from 'qsfilter/express';
 import { qsfilter } from 'qsfilter/fastify';
-import { filterQuery as honoFilter } from 'qsfilter/hono';
+import { filterQuery as honoFilter, filterRoute } from 'qsfilter/hono';
 import { describe, expectTypeOf, it } from 'vitest';
 
 describe('the adapters\' types', () => {
@@ -38,6 +38,15 @@ describe('the adapters\' types', () => {
       expectTypeOf(c.req.valid('query')).toEqualTypeOf<Filter>();
       return c.json(c.req.valid('query').conditions.length);
     });
+    new Hono().get(
+      '/invoices',
+      filterRoute(invoices, (c) => {
+        expectTypeOf(c.req.valid('query')).toEqualTypeOf<Filter>();
+        return c.json(c.req.valid('query').conditions.length);
+      }),
+    );
+    // @ts-expect-error: a handler is required
+    filterRoute(invoices);
     honoFilter(invoices, {
       onError: (rejection, c) => {
         expectTypeOf(rejection.problem.status).toEqualTypeOf<400>();
