@@ -26,8 +26,13 @@ import { folder, likeTest, textKey, type TextComparison } from './text';
  *   with an optional fraction of 1 to 9 digits (UTC, no offset: the real API's form),
  *   a real calendar date. Such strings compare by code point as their instants do (to
  *   the millisecond, as `compile` truncates them), so a date is compared and sorted as
- *   text, with no conversion.
- * Anything else, a date with an offset included, never matches (and sorts last, but for
+ *   text, with no conversion. Only the shape is checked per row (see `DATE_SHAPES`): a
+ *   check of the layout and the calendar reads the value again for every part, and
+ *   cost a scan of every row three to ten times the comparison itself, where the
+ *   contract is that the dates are canonical. A string of another form that starts
+ *   like a date (`2023-02-30`, `2023-09-01T10:00:00+02:00`) is compared by its text;
+ *   one that does not, and every value of another JSON type, never matches.
+ * A value of another type never matches (and sorts last, but for
  * a number field, where `jsonb` puts strings first and booleans, arrays and objects
  * after the numbers: missing and null values sort last). Two
  * spellings of one value (`2020-12-31` and `2020-12-31T00:00:00`; two decimals of one
@@ -35,43 +40,18 @@ import { folder, likeTest, textKey, type TextComparison } from './text';
  */
 
 /**
- * Whether a text is a canonical date (see above), written without a regular expression
- * (Postgres's engine costs microseconds a row, ten times a scan's own work): the layout
- * by mapping every digit to 0 and comparing with the layouts of the form, the month and
- * day with the list of the days of a leap year, February 29 only in a leap year
- * (divisible by 4, centuries by 400, year 0000 included), hours to 23, minutes and
- * seconds to 59. The digits are known to be digits before any part is compared.
+ * What a date's text must start with: a digit, then the `YYYY-MM-DD` layout. No value of
+ * another JSON type has that text (`->>` writes a number without a second `-`, an
+ * object or an array from `{` or `[`), and one `LIKE ANY` reads the value once; the
+ * years of today's data come first. A regular expression would cost microseconds a row.
  */
-function isCanonicalDate(s: string): string {
-  const year = `CASE WHEN substr(${s}, 3, 2) = '00' THEN substr(${s}, 1, 2) ELSE substr(${s}, 3, 2) END`;
-  const { layouts, monthDays, multiplesOf4 } = dateLists();
-  return (
-    `translate(${s}, '0123456789', '0000000000') IN (${layouts}) AND substr(${s}, 6, 5) IN (${monthDays}) ` +
-    `AND (substr(${s}, 6, 5) <> '02-29' OR ${year} IN (${multiplesOf4})) ` +
-    `AND (length(${s}) = 10 OR (substr(${s}, 12, 2) <= '23' AND substr(${s}, 15, 1) <= '5' AND substr(${s}, 18, 1) <= '5'))`
-  );
-}
-
-/** The lists `isCanonicalDate` compares with, made on first use (a bundle without dates keeps none of them). */
-let lists: { layouts: string; monthDays: string; multiplesOf4: string } | undefined;
-
-function dateLists(): NonNullable<typeof lists> {
-  const quoted = (texts: readonly string[]) => texts.map((t) => `'${t}'`).join(', ');
-  const two = (n: number) => String(n).padStart(2, '0');
-  const days = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return (lists ??= {
-    // `YYYY-MM-DD`, and with a time of no fraction or of 1 to 9 digits, each digit 0.
-    layouts: quoted(['0000-00-00', '0000-00-00T00:00:00', ...Array.from({ length: 9 }, (_, i) => `0000-00-00T00:00:00.${'0'.repeat(i + 1)}`)]),
-    monthDays: quoted(days.flatMap((n, m) => Array.from({ length: n }, (_, d) => `${two(m + 1)}-${two(d + 1)}`))),
-    multiplesOf4: quoted(Array.from({ length: 25 }, (_, i) => two(4 * i))),
-  });
-}
+const DATE_SHAPES = `ARRAY[${'2103456789'.split('').map((digit) => `'${digit}___-__-__%'`).join(', ')}]`;
 
 /**
  * The one expression a field of a typed document is read through, from `source` (the
  * document column, or an array element). Strings and ids are text under `COLLATE "C"`
- * (folded with `caseInsensitive`), dates their canonical text, each NULL for a value of
- * another type or form; numbers the `jsonb` value itself, NULL for JSON null (`jsonb`
+ * (folded with `caseInsensitive`), dates their text when it has a date's shape, each
+ * NULL for a value of another type (or shape); numbers the `jsonb` value itself, NULL for JSON null (`jsonb`
  * orders numbers numerically, and apart from every other type).
  */
 export function typedValue(source: string, path: readonly string[], type: FieldType, comparison: TextComparison): string {
@@ -83,8 +63,7 @@ export function typedValue(source: string, path: readonly string[], type: FieldT
       // last; NULLIF reads the value once, where a scan of every row feels each read.
       return `NULLIF(${json}, 'null')`;
     case 'date':
-      // `->>` of a value of another JSON type is its JSON text, never in the date form.
-      return `(CASE WHEN ${isCanonicalDate(raw)} THEN ${raw} END) COLLATE "C"`;
+      return `(CASE WHEN ${raw} COLLATE "C" LIKE ANY (${DATE_SHAPES}) THEN ${raw} END) COLLATE "C"`;
     case 'string':
       return textKey(`CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`, comparison);
     case 'id':
@@ -130,26 +109,19 @@ export function typedTests(source: string, condition: Condition, text: TextCompa
 
 /**
  * All comparisons of a number condition as one interval of exact decimals (see
- * `roundingInterval`), compared as `jsonb` numbers: from the midpoint below the lowest
- * double to the one above the highest. A midpoint belongs to the interval or not by the
- * parity of its double, so both ends are compared inclusively, and the ends that do not
- * belong are bound as one JSON array that the value must not be in (`[]` when both do).
- * Three values (the array's placeholder appears twice), and the same SQL for every number
- * condition; an empty interval is [1, 0].
+ * `decimalRange`), compared as `jsonb` numbers: from the midpoint below the lowest
+ * double to the one above the highest, each end included or not by the parity of its
+ * double. Two comparisons of the value, no more: a scan of every row feels each one.
+ * They keep every other JSON type out too (`jsonb` orders null and strings before the
+ * numbers, booleans, arrays and objects after them), and an unbounded side ends past
+ * the largest double, so that a number `compile` reads as ±Infinity never matches. An
+ * empty interval is [1, 0].
  */
 function numberTests(value: string, tests: readonly NumberTest[], params: Parameters): string {
   const bounds = numberBounds(tests);
-  let [from, to] = ['1', '0'];
-  const excluded: string[] = [];
-  if (bounds !== undefined) {
-    const range = decimalRange(bounds);
-    ({ from, to } = range);
-    if (!range.fromClosed) excluded.push(from);
-    if (!range.toClosed) excluded.push(to);
-  }
-  const [lo, hi, outside] = [params.add(from, 'jsonb'), params.add(to, 'jsonb'), params.add(`[${excluded.join(',')}]`, 'jsonb')];
-  // Mostly nothing is excluded: a plan for these values drops the per-row test then.
-  return `${value} >= ${lo} AND ${value} <= ${hi} AND (${outside} = '[]' OR NOT ${outside} @> jsonb_build_array(${value}))`;
+  const range = bounds === undefined ? { from: '1', to: '0', fromClosed: true, toClosed: true } : decimalRange(bounds);
+  const from = `${value} ${range.fromClosed ? '>=' : '>'} ${params.add(range.from, 'jsonb')}`;
+  return `${from} AND ${value} ${range.toClosed ? '<=' : '<'} ${params.add(range.to, 'jsonb')}`;
 }
 
 /** A text that sorts after every canonical date: the bound of a range that reaches past 9999. */
