@@ -206,7 +206,7 @@ describe.each(SERVERS)('the typed document target on $label', (server) => {
         FROM generate_series(1, 5000) AS i`);
     // VACUUM also moves the GIN index's pending entries into the index proper, as autovacuum would.
     await suite.db().exec('VACUUM ANALYZE docs');
-    for (const query of ['amount=gte:10;lte:11', 'name=n42', 'ref.id=42', 'at=2020-01-05', 'name=n42%25', 'lines.label=l7', 'orderBy=at&limit=5']) {
+    for (const query of ['amount=gte:10;lte:11', 'name=n42', 'ref.id=42', 'at=2020-01-05', 'name=n42%25', 'lines.label=l7', 'orderBy=at&limit=5', 'orderBy=amount&limit=5']) {
       const filter = check(query);
       // A pattern and an array element are served only case-sensitively (by the C-collated text and by containment).
       const caseSettings = query.includes('%') || query.startsWith('lines') ? [undefined] : [undefined, ...suite.foldings()];
