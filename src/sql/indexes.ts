@@ -7,7 +7,7 @@ import { sortKey } from './order';
 import { textComparison, type SqlOptions, type SqlTarget } from './postgres';
 import { column, type RelationalTarget } from './relational';
 import { foldText, type TextComparison } from './text';
-import { typedValue } from './typed';
+import { typedComparand, typedValue } from './typed';
 
 /** Options of `sqlIndexes`: the `caseInsensitive` and `caseFolding` the queries will use. */
 export type IndexOptions = Pick<SqlOptions, 'caseInsensitive' | 'caseFolding'>;
@@ -20,7 +20,8 @@ export type IndexOptions = Pick<SqlOptions, 'caseInsensitive' | 'caseFolding'>;
  *   each sortable field's `ORDER BY` key, and on each child table its foreign key and
  *   its field columns;
  * - typed document (`{ document, typed: true }`): each top-level field's typed
- *   expression (see `typedValue`), which serves its filters and its sort, and one GIN
+ *   expression (see `typedComparand`), which serves its filters and (but for a number,
+ *   whose sort key is another, indexed too) its sort, and one GIN
  *   `jsonb_path_ops` index on the column, which serves string and id equality anywhere
  *   in the document, child arrays included (their other tests are not served by any
  *   index of a document: a relational child table is);
@@ -133,7 +134,11 @@ function documentIndexes(target: DocumentTarget, fields: readonly Field[], text:
   if (!text.caseInsensitive) indexes.push({ table, name: `${target.document}_gin`, expression: `${document} jsonb_path_ops`, method: 'gin' });
   for (const field of fields) {
     if (field.array !== undefined) continue;
-    indexes.push({ table, name: nameOf(field, text), expression: element(typedValue(document, field.names, field.type, text)) });
+    indexes.push({ table, name: nameOf(field, text), expression: element(typedComparand(document, field.names, field.type, text)) });
+    // A number's sort key is not what its filters compare (JSON null must sort last).
+    if (field.sortable && field.type === 'number') {
+      indexes.push({ table, name: nameOf(field, text, '_sort'), expression: element(typedValue(document, field.names, field.type, text)) });
+    }
   }
   // Cursor paging (reference §14.2) adds here, per sort it serves, one index on the
   // sort keys followed by the cursor key.

@@ -11,9 +11,10 @@ import { folder, likeTest, textKey, type TextComparison } from './text';
 /**
  * The typed document target (`{ document, typed: true }`, reference §14.1): a `jsonb`
  * column whose values have the schema's JSON types. Each field is read through one
- * expression of the document path alone (`typedValue`), which no value of another
- * type passes a test of: the filters compare it with bound values, `ORDER BY` sorts by it, and
- * `sqlIndexes` indexes it, so a b-tree index on it serves all three. Equality on a
+ * expression of the document path alone (`typedComparand`), which no value of another
+ * type passes a test of: the filters compare it with bound values, `ORDER BY` sorts by
+ * it (a number by `typedValue`, which puts JSON null last), and `sqlIndexes` indexes
+ * both, so a b-tree index serves each filter and each sort. Equality on a
  * string or id is also a containment test (`doc @> '{"status":"paid"}'`), which one GIN
  * `jsonb_path_ops` index on the whole column serves for every field.
  *
@@ -27,70 +28,59 @@ import { folder, likeTest, textKey, type TextComparison } from './text';
  *   with an optional fraction of 1 to 9 digits (UTC, no offset: the real API's form),
  *   a real calendar date. Such strings compare by code point as their instants do (to
  *   the millisecond, as `compile` truncates them), so a date is compared and sorted as
- *   text, with no conversion.
- * Anything else, a date with an offset included, never matches (and sorts last, but for
- * a number field, where `jsonb` puts strings first and booleans, arrays and objects
- * after the numbers: missing and null values sort last). Two
+ *   text, with no conversion. Only the shape is checked per row (`DATE_SHAPES`): the
+ *   form and the calendar, checked part by part, read the value once per part and made
+ *   a scan of every row cost 8 to 11 times the hand-written comparison. So a string that
+ *   starts like a date without being a canonical one (`2023-02-30`, an offset) is
+ *   compared by its text; the contract is that the dates are canonical.
+ * A value of another type (or a string not shaped like a date) never matches, and sorts
+ * last, but for a number field, where `jsonb` puts strings first and booleans, arrays
+ * and objects after the numbers (missing and null values sort last). Two
  * spellings of one value (`2020-12-31` and `2020-12-31T00:00:00`; two decimals of one
  * double) are ordered by their text where `sortItems` ties them.
  */
 
 /**
- * Whether a text is a canonical date (see above), written without a regular expression
- * (Postgres's engine costs microseconds a row, ten times a scan's own work): the layout
- * by mapping every digit to 0 and comparing with the layouts of the form, the month and
- * day with the list of the days of a leap year, February 29 only in a leap year
- * (divisible by 4, centuries by 400, year 0000 included), hours to 23, minutes and
- * seconds to 59. The digits are known to be digits before any part is compared.
+ * What a date's text must start with: a digit, then the `YYYY-MM-DD` layout. No value of
+ * another JSON type has that text (`->>` writes a number without a second `-`, an
+ * object or an array from `{` or `[`), and one `LIKE ANY` reads the value once; the
+ * years of today's data come first. A regular expression would cost microseconds a row.
  */
-function isCanonicalDate(s: string): string {
-  const year = `CASE WHEN substr(${s}, 3, 2) = '00' THEN substr(${s}, 1, 2) ELSE substr(${s}, 3, 2) END`;
-  const { layouts, monthDays, multiplesOf4 } = dateLists();
-  return (
-    `translate(${s}, '0123456789', '0000000000') IN (${layouts}) AND substr(${s}, 6, 5) IN (${monthDays}) ` +
-    `AND (substr(${s}, 6, 5) <> '02-29' OR ${year} IN (${multiplesOf4})) ` +
-    `AND (length(${s}) = 10 OR (substr(${s}, 12, 2) <= '23' AND substr(${s}, 15, 1) <= '5' AND substr(${s}, 18, 1) <= '5'))`
-  );
-}
-
-/** The lists `isCanonicalDate` compares with, made on first use (a bundle without dates keeps none of them). */
-let lists: { layouts: string; monthDays: string; multiplesOf4: string } | undefined;
-
-function dateLists(): NonNullable<typeof lists> {
-  const quoted = (texts: readonly string[]) => texts.map((t) => `'${t}'`).join(', ');
-  const two = (n: number) => String(n).padStart(2, '0');
-  const days = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return (lists ??= {
-    // `YYYY-MM-DD`, and with a time of no fraction or of 1 to 9 digits, each digit 0.
-    layouts: quoted(['0000-00-00', '0000-00-00T00:00:00', ...Array.from({ length: 9 }, (_, i) => `0000-00-00T00:00:00.${'0'.repeat(i + 1)}`)]),
-    monthDays: quoted(days.flatMap((n, m) => Array.from({ length: n }, (_, d) => `${two(m + 1)}-${two(d + 1)}`))),
-    multiplesOf4: quoted(Array.from({ length: 25 }, (_, i) => two(4 * i))),
-  });
-}
+const DATE_SHAPES = `ARRAY[${'2103456789'.split('').map((digit) => `'${digit}___-__-__%'`).join(', ')}]`;
 
 /**
  * The one expression a field of a typed document is read through, from `source` (the
  * document column, or an array element). Strings and ids are text under `COLLATE "C"`
- * (folded with `caseInsensitive`), dates their canonical text, each NULL for a value of
- * another type or form; numbers the `jsonb` value itself, NULL for JSON null (`jsonb`
- * orders numbers numerically, and apart from every other type).
+ * (folded with `caseInsensitive`), dates their text when it has a date's shape, each
+ * NULL for a value of another type (or shape); numbers the `jsonb` value itself, NULL
+ * for JSON null (`jsonb` orders numbers numerically, and apart from every other type).
  */
 export function typedValue(source: string, path: readonly string[], type: FieldType, comparison: TextComparison): string {
   const { json, raw } = valueAt(source, path);
   switch (type) {
     case 'number':
-      // Not a CASE on jsonb_typeof: every comparison with numbers keeps other JSON types
-      // out (jsonb orders each type apart), and only JSON null must be NULL, to sort
-      // last; NULLIF reads the value once, where a scan of every row feels each read.
+      // Not a CASE on jsonb_typeof: only JSON null must be NULL, to sort last (see
+      // `typedComparand` for what the filters compare).
       return `NULLIF(${json}, 'null')`;
     case 'date':
-      // `->>` of a value of another JSON type is its JSON text, never in the date form.
-      return `(CASE WHEN ${isCanonicalDate(raw)} THEN ${raw} END) COLLATE "C"`;
+      return `(CASE WHEN ${raw} COLLATE "C" LIKE ANY (${DATE_SHAPES}) THEN ${raw} END) COLLATE "C"`;
     case 'string':
       return textKey(`CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`, comparison);
     case 'id':
       return textKey(`CASE jsonb_typeof(${json}) WHEN 'string' THEN ${raw} WHEN 'number' THEN ${integerText(json)} END`, comparison);
   }
+}
+
+/**
+ * The expression a filter compares for a field of a typed document, which `sqlIndexes`
+ * indexes: `typedValue`, but for a number the `jsonb` value itself. Its comparisons with
+ * two numbers keep every other JSON type out, JSON null included (`jsonb` orders null and
+ * strings before the numbers), so the `NULLIF` that makes the sort put null last would
+ * only cost: at 1M rows, a scan comparing `NULLIF(v, 'null')` took 1.47× the
+ * hand-written `(doc->>'totalAmount')::numeric`, comparing `v` 1.07×.
+ */
+export function typedComparand(source: string, path: readonly string[], type: FieldType, comparison: TextComparison): string {
+  return type === 'number' ? valueAt(source, path).json : typedValue(source, path, type, comparison);
 }
 
 /** A JSON number's decimal digits when it is an integer of at most 2^53 − 1 (the ids `compile` reads), else NULL. */
@@ -118,7 +108,7 @@ export function typedCondition(target: DocumentTarget, condition: Condition, tex
 
 /** The SQL of the tests of one condition on a typed document (or one element of its array). */
 export function typedTests(source: string, condition: Condition, text: TextComparison, params: Parameters): string {
-  const value = typedValue(source, condition.path, condition.type, text);
+  const value = typedComparand(source, condition.path, condition.type, text);
   switch (condition.type) {
     case 'number':
       return numberTests(value, condition.tests, params);
@@ -132,26 +122,19 @@ export function typedTests(source: string, condition: Condition, text: TextCompa
 
 /**
  * All comparisons of a number condition as one interval of exact decimals (see
- * `roundingInterval`), compared as `jsonb` numbers: from the midpoint below the lowest
- * double to the one above the highest. A midpoint belongs to the interval or not by the
- * parity of its double, so both ends are compared inclusively, and the ends that do not
- * belong are bound as one JSON array that the value must not be in (`[]` when both do).
- * Three values (the array's placeholder appears twice), and the same SQL for every number
- * condition; an empty interval is [1, 0].
+ * `decimalRange`), compared as `jsonb` numbers: from the midpoint below the lowest
+ * double to the one above the highest, each end included or not by the parity of its
+ * double. Two comparisons of the value, no more: a scan of every row feels each one.
+ * They keep every other JSON type out too (`jsonb` orders null and strings before the
+ * numbers, booleans, arrays and objects after them), and an unbounded side ends past
+ * the largest double, so that a number `compile` reads as ±Infinity never matches. An
+ * empty interval is [1, 0].
  */
 function numberTests(value: string, tests: readonly NumberTest[], params: Parameters): string {
   const bounds = numberBounds(tests);
-  let [from, to] = ['1', '0'];
-  const excluded: string[] = [];
-  if (bounds !== undefined) {
-    const range = decimalRange(bounds);
-    ({ from, to } = range);
-    if (!range.fromClosed) excluded.push(from);
-    if (!range.toClosed) excluded.push(to);
-  }
-  const [lo, hi, outside] = [params.add(from, 'jsonb'), params.add(to, 'jsonb'), params.add(`[${excluded.join(',')}]`, 'jsonb')];
-  // Mostly nothing is excluded: a plan for these values drops the per-row test then.
-  return `${value} >= ${lo} AND ${value} <= ${hi} AND (${outside} = '[]' OR NOT ${outside} @> jsonb_build_array(${value}))`;
+  const range = bounds === undefined ? { from: '1', to: '0', fromClosed: true, toClosed: true } : decimalRange(bounds);
+  const from = `${value} ${range.fromClosed ? '>=' : '>'} ${params.add(range.from, 'jsonb')}`;
+  return `${from} AND ${value} ${range.toClosed ? '<=' : '<'} ${params.add(range.to, 'jsonb')}`;
 }
 
 /** A text that sorts after every canonical date: the bound of a range that reaches past 9999. */
