@@ -10,8 +10,9 @@ import { expectAst } from '../syntax/guard';
 import { expectSchema } from '../schema/guard';
 import { conditionOf } from '../filter/condition';
 import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
-import { checkRequest } from './request';
+import { checkRequest, cursorText, invalidCursor } from './request';
 import { checkSort, sortExample } from './sort';
+import { decodeCursor, withTieBreaker } from '../filter/cursor';
 import { resolveLimits } from '../input/limits';
 import { closest } from './suggest';
 import { dateValue, numberValue, OR_HINT } from './values';
@@ -152,7 +153,16 @@ export class FilterBuilder {
    * the request parameters come last. `caseInsensitive`, when given, is carried by the filter (`check`'s option).
    */
   result(caseInsensitive?: boolean): Result<Filter> {
-    const page = checkRequest(this.schema, this.params, this.errors);
+    let page = checkRequest(this.schema, this.params, this.errors);
+    const token = cursorText(this.schema, this.params, this.errors);
+    const cursor = this.schema.paging?.cursor;
+    if (cursor !== undefined) this.sort = withTieBreaker(this.sort, this.schema.fields.get(cursor.key)!);
+    // The fingerprint is the whole filter's: a cursor is read only when the rest is valid.
+    if (token !== undefined && page !== undefined && this.errors.length === 0) {
+      const after = decodeCursor(token, { conditions: this.conditions, params: this.params, sort: this.sort, caseInsensitive }, cursor!.key);
+      if (typeof after === 'string') this.errors.push(invalidCursor(token, after));
+      else page = { ...page, after };
+    }
     this.trim();
     if (this.omitted > 0) {
       return { ok: false, errors: capDiagnostics([...this.errors, omission(this.omitted, this.maxDiagnostics)], this.maxDiagnostics) };

@@ -1,8 +1,9 @@
 import type { DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
 import { conditionOf } from '../filter/condition';
 import { formatChecked } from '../filter/format';
+import { decodeCursor, withTieBreaker } from '../filter/cursor';
 import { DATE_PROBLEMS, type DateRange, formatDate, instantOf, readDate } from '../values/date';
-import { sortableFields, type Field, type FieldValueTypes, type InferFields, type InferParams, type InferSortable, type PagingSpec, type Schema, type SchemaSpec } from '../schema/define';
+import { CURSOR_PARAM, sortableFields, type Field, type FieldValueTypes, type InferFields, type InferParams, type InferSortable, type PagingSpec, type Schema, type SchemaSpec } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '../syntax/ast';
 import { formatNumber } from '../values/number';
 import { expectSchema } from '../schema/guard';
@@ -83,6 +84,11 @@ export interface Query<S extends SchemaSpec = SchemaSpec> {
   limit(count: Paged<S, number>): Query<S>;
   /** How many matches to skip: a whole number, 0 or more. */
   offset(count: Paged<S, number>): Query<S>;
+  /**
+   * The page after a cursor (`after`, reference §9): the `nextCursor` the server sent
+   * with the previous page of this same query. Only with cursor paging, never with `offset`.
+   */
+  after(cursor: Paged<S, string>): Query<S>;
   /** Sets a declared request parameter (`businessName`, `startDate`…), replacing an earlier value. */
   param<N extends ParamNameOf<S>>(name: N, value: ParamValueOf<S, N>): Query<S>;
   /** The canonical query string, to append after `?`: what `format(this.toFilter())` prints. */
@@ -116,6 +122,7 @@ interface State {
   readonly params: Readonly<Record<string, string>>;
   readonly limit?: number;
   readonly offset?: number;
+  readonly after?: string;
 }
 
 class QueryBuilder {
@@ -161,7 +168,16 @@ class QueryBuilder {
 
   offset(count: unknown): QueryBuilder {
     this.paging('offset');
+    if (this.state.after !== undefined) throw new TypeError(`offset(${shown(count)}): the query pages by cursor (after); page by one or the other.`);
     return this.with({ offset: whole(count, 0, Number.MAX_SAFE_INTEGER, `offset(${shown(count)})`) });
+  }
+
+  after(cursor: unknown): QueryBuilder {
+    const call = `after(${typeof cursor === 'string' ? '…' : describe(cursor)})`;
+    if (this.paging(call).cursor === undefined) throw new TypeError(`${call}: this schema does not page by cursor (its paging has no "cursor").`);
+    if (this.state.offset !== undefined) throw new TypeError(`${call}: the query pages by offset; page by one or the other.`);
+    if (typeof cursor !== 'string' || cursor === '') throw new TypeError(`${call}: a cursor is the non-empty text the server sent as the next cursor.`);
+    return this.with({ after: cursor });
   }
 
   param(name: unknown, value: unknown): QueryBuilder {
@@ -183,16 +199,24 @@ class QueryBuilder {
   }
 
   toFilter(): Filter {
-    const { schema, wheres, sort, limit, offset } = this.state;
+    const { schema, wheres, limit, offset, after } = this.state;
     const conditions = wheres.map(({ field, tests }) => conditionOf(field, field.path, [...tests]));
     // Request parameters as sent: the sort and the page are among them, as check keeps them.
     const params: Record<string, string> = { ...this.state.params };
-    if (sort.length > 0) params[schema.sortParam] = sort.map((s) => (s.direction === 'desc' ? `-${s.key}` : s.key)).join(',');
+    if (this.state.sort.length > 0) params[schema.sortParam] = this.state.sort.map((s) => (s.direction === 'desc' ? `-${s.key}` : s.key)).join(',');
     if (limit !== undefined) params.limit = String(limit);
     if (offset !== undefined) params.offset = String(offset);
-    const filter: Filter = { type: 'Filter', conditions, params, sort: [...sort] };
+    if (after !== undefined) params[CURSOR_PARAM] = after;
+    const cursor = schema.paging?.cursor;
+    const sort = cursor === undefined ? [...this.state.sort] : withTieBreaker([...this.state.sort], schema.fields.get(cursor.key)!);
+    const filter: Filter = { type: 'Filter', conditions, params, sort };
     if (schema.paging === undefined) return filter;
-    return { ...filter, page: { limit: limit ?? schema.paging.defaultLimit, offset: offset ?? 0 } };
+    const page = { limit: limit ?? schema.paging.defaultLimit, offset: offset ?? 0 };
+    if (after === undefined) return { ...filter, page };
+    // As check reads it: a cursor of another query (its filter or sort since changed) is no page of this one.
+    const decoded = decodeCursor(after, filter, cursor!.key);
+    if (typeof decoded === 'string') throw new TypeError(`after(…): the cursor is no cursor of this query: ${decoded}.`);
+    return { ...filter, page: { ...page, after: decoded } };
   }
 
   toString(): string {

@@ -47,6 +47,12 @@ export interface PagingSpec {
   readonly defaultLimit?: number;
   /** The largest `limit` a request may ask for; 500 by default (the API's). */
   readonly maxLimit?: number;
+  /**
+   * Cursor (keyset) paging (reference §9): `key` names a unique, sortable scalar field
+   * (`'id'`, or a ref's `'customerRef.id'`). It adds the request parameter `after`, and
+   * every sort then ends with `key` ascending, so that the order is total.
+   */
+  readonly cursor?: { readonly key: string };
 }
 
 /** What `defineSchema` takes: the filterable fields, the request parameters, paging and sorting. */
@@ -94,10 +100,21 @@ export interface RequestParam {
 export interface Paging {
   readonly defaultLimit: number;
   readonly maxLimit: number;
+  /** Set with cursor paging: the unique sortable field that ends every sort. */
+  readonly cursor?: { readonly key: string };
 }
 
-/** The names of the paging parameters (reference §9). */
+/** The names of the paging parameters (reference §9); `after` too with cursor paging (`CURSOR_PARAM`). */
 export const PAGING_PARAMS = ['limit', 'offset'] as const;
+
+/** The request parameter that holds a cursor, with cursor paging (reference §9). */
+export const CURSOR_PARAM = 'after';
+
+/**
+ * The longest `after` token read (reference §7): longer ones are `INVALID_CURSOR` before
+ * any decoding. A cursor holds one value per sort key; 4 KiB leaves room for long text keys.
+ */
+export const MAX_CURSOR_LENGTH = 4096;
 
 /**
  * A checked schema. `S` keeps the spec's literal type, from which `InferFields` and
@@ -203,6 +220,7 @@ export function indexSpec<const S extends SchemaSpec>(given: S): Schema<S> {
   }
   const params = new Set(requestParams.keys());
   if (spec.paging !== undefined) for (const name of PAGING_PARAMS) params.add(name);
+  if (spec.paging?.cursor !== undefined) params.add(CURSOR_PARAM);
   // The schema keeps its own frozen copy: the index and the spec must never disagree,
   // whatever the caller later does with the object it passed.
   const schema = { spec: deepFreeze(structuredClone(given)), fields, params, requestParams, sortParam: spec.sortParam ?? DEFAULT_SORT_PARAM };
@@ -244,7 +262,8 @@ export function sortableFields(schema: Schema): Field[] {
 /** Paging with its defaults filled in: the API's page sizes. */
 function pagingOf(spec: PagingSpec): Paging {
   const defaultLimit = spec.defaultLimit ?? API_PAGING.defaultLimit;
-  return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(API_PAGING.maxLimit, defaultLimit) };
+  const paging = { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(API_PAGING.maxLimit, defaultLimit) };
+  return spec.cursor === undefined ? paging : { ...paging, cursor: { key: spec.cursor.key } };
 }
 
 /** The API's page sizes, the defaults of `paging`: 100 items when `limit` is not sent, at most 500. */
@@ -265,7 +284,8 @@ export function checkSpec(spec: unknown): asserts spec is SchemaSpec {
   if (typeof sortParam !== 'string' || !isParamName(sortParam)) fail(`"sortParam" must be a parameter name, not ${JSON.stringify(sortParam)}`);
   if (given.paging !== undefined) checkPaging(given.paging);
   const requestParams = checkParams(given.params);
-  const paging = given.paging === undefined ? [] : PAGING_PARAMS;
+  const paging: readonly string[] = given.paging === undefined ? [] : (given.paging as PagingSpec).cursor === undefined ? PAGING_PARAMS : [...PAGING_PARAMS, CURSOR_PARAM];
+  if (given.paging !== undefined) checkCursor((given.paging as PagingSpec).cursor, fieldSpecs as SchemaSpec['fields']);
   for (const name of [...requestParams, sortParam, ...paging]) {
     if (Object.hasOwn(fieldSpecs, name.split('.')[0]!)) fail(`"${name}" is both a field and a request parameter`);
   }
@@ -301,10 +321,10 @@ function checkParams(spec: unknown): string[] {
 }
 
 function checkPaging(spec: unknown): void {
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) fail('"paging" must be an object: { defaultLimit?, maxLimit? }');
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) fail('"paging" must be an object: { defaultLimit?, maxLimit?, cursor? }');
   onlyKnown(spec, PAGING_KEYS, '"paging"');
   const given = spec as { defaultLimit?: unknown; maxLimit?: unknown };
-  for (const name of PAGING_KEYS) {
+  for (const name of LIMIT_KEYS) {
     const value = given[name];
     if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1)) {
       fail(`paging "${name}" must be a positive integer, not ${JSON.stringify(value)}`);
@@ -314,6 +334,21 @@ function checkPaging(spec: unknown): void {
   if (defaultLimit > maxLimit) {
     const given = (spec as PagingSpec).defaultLimit === undefined ? `the default "defaultLimit" (${defaultLimit}; set one up to ${maxLimit})` : `"defaultLimit" (${defaultLimit})`;
     fail(`paging ${given} must not exceed "maxLimit" (${maxLimit})`);
+  }
+}
+
+/** The cursor key must be a sortable scalar field (a ref id counts): a sort must be able to end with it. */
+function checkCursor(cursor: unknown, fieldSpecs: SchemaSpec['fields']): void {
+  if (cursor === undefined) return;
+  if (typeof cursor !== 'object' || cursor === null || Array.isArray(cursor)) fail('paging "cursor" must be an object: { key }');
+  onlyKnown(cursor, ['key'], 'paging "cursor"');
+  const { key } = cursor as { key?: unknown };
+  const fields = new Map<string, Field>();
+  for (const [name, field] of Object.entries(fieldSpecs)) indexField(fields, name, field, undefined);
+  const field = typeof key === 'string' ? fields.get(key) : undefined;
+  if (field === undefined || !field.sortable || field.array !== undefined) {
+    const sortable = [...fields.values()].filter((f) => f.sortable).map((f) => f.path);
+    fail(`paging cursor "key" must name a unique, sortable scalar field, not ${JSON.stringify(key)}${sortable.length === 0 ? ' (no field is sortable)' : ` (sortable: ${sortable.join(', ')})`}`);
   }
 }
 
@@ -346,7 +381,8 @@ const SPEC_KEYS = ['fields', 'params', 'paging', 'sortParam'];
 const FIELD_KEYS = ['type', 'removed', 'sortable'];
 const ARRAY_KEYS = ['type', 'of', 'removed', 'sortable'];
 const PARAM_KEYS = ['type', 'required'];
-const PAGING_KEYS = ['defaultLimit', 'maxLimit'] as const;
+const LIMIT_KEYS = ['defaultLimit', 'maxLimit'] as const;
+const PAGING_KEYS = ['defaultLimit', 'maxLimit', 'cursor'];
 
 /**
  * A misspelt property would be ignored without a word: `remved: '…'` would leave a
