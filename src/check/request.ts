@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic';
 import { excerpt, quote } from '../text/quote';
-import { CURSOR_PARAM, type Paging, type RequestParam, type Schema } from '../schema/define';
+import { type Paging, type RequestParam, type Schema } from '../schema/define';
 import type { PassThroughParams } from '../syntax/ast';
 import type { Page } from '../filter/filter';
 import { dateValue, numberValue } from './values';
@@ -52,7 +52,7 @@ function checkType(param: RequestParam, text: string, errors: Diagnostic[]): voi
  * The one value of a request parameter that takes one, or `undefined` after reporting
  * that it was repeated. A repeated value would be an OR, which the API does not have.
  */
-function single(params: PassThroughParams, name: string, code: 'INVALID_PARAMETER' | 'INVALID_PAGING', errors: Diagnostic[]): string | undefined {
+export function single(params: PassThroughParams, name: string, code: 'INVALID_PARAMETER' | 'INVALID_PAGING', errors: Diagnostic[]): string | undefined {
   const value = params[name]!;
   if (typeof value === 'string') return value;
   errors.push(
@@ -75,40 +75,7 @@ function readPage(paging: Paging, params: PassThroughParams, errors: Diagnostic[
   const offsetHint = 'offset counts the matching items to skip: 0 for the first page, then add limit for each next one.';
   const limit = pageNumber(params, 'limit', 1, paging.maxLimit, limitHint, errors) ?? paging.defaultLimit;
   const offset = pageNumber(params, 'offset', 0, Number.MAX_SAFE_INTEGER, offsetHint, errors) ?? 0;
-  if (paging.cursor !== undefined && Object.hasOwn(params, CURSOR_PARAM) && Object.hasOwn(params, 'offset')) {
-    const text = CURSOR_PARAM;
-    errors.push(
-      diagnostic(
-        'INVALID_PAGING',
-        `Parameter ${quote(CURSOR_PARAM)} cannot be sent with "offset".`,
-        { param: CURSOR_PARAM, in: 'key', text },
-        { start: 0, end: text.length },
-        'Page either by cursor or by offset, not both.',
-      ),
-    );
-  }
   return { limit, offset };
-}
-
-/**
- * The one `after` token of a request with cursor paging, or `undefined` when none was
- * sent or it was repeated (reported, as `INVALID_PAGING`). What it holds is read once
- * the filter is known (`readCursor`): its fingerprint is the filter's.
- */
-export function cursorText(schema: Schema, params: PassThroughParams, errors: Diagnostic[]): string | undefined {
-  if (schema.paging?.cursor === undefined || !Object.hasOwn(params, CURSOR_PARAM)) return undefined;
-  return single(params, CURSOR_PARAM, 'INVALID_PAGING', errors);
-}
-
-/** `INVALID_CURSOR`: an `after` token that cannot be used, and why (`decodeCursor`'s reason). */
-export function invalidCursor(text: string, reason: string): Diagnostic {
-  return diagnostic(
-    'INVALID_CURSOR',
-    `Parameter ${quote(CURSOR_PARAM)} holds no cursor of this query: ${reason}.`,
-    { param: CURSOR_PARAM, in: 'value', text },
-    { start: 0, end: text.length },
-    'Start again without after: a cursor holds only for the query that made it.',
-  );
 }
 
 function pageNumber(

@@ -10,9 +10,9 @@ import { expectAst } from '../syntax/guard';
 import { expectSchema } from '../schema/guard';
 import { conditionOf } from '../filter/condition';
 import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
-import { checkRequest, cursorText, invalidCursor } from './request';
+import { checkRequest } from './request';
 import { checkSort, sortExample } from './sort';
-import { decodeCursor, withTieBreaker } from '../filter/cursor';
+import type { CursorCodec, CursorRequest } from '../filter/cursor';
 import { resolveLimits } from '../input/limits';
 import { closest } from './suggest';
 import { dateValue, numberValue, OR_HINT } from './values';
@@ -62,17 +62,18 @@ export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptio
  * AST; `check` adds those that parsed and the problems of those that did not, so that
  * every problem of a query comes out, in query order.
  */
-export class FilterBuilder {
-  private readonly errors: Diagnostic[] = [];
+export class FilterBuilder implements CursorRequest {
+  // Not private: the cursor codec's check reads them, and sets `sort` (`CursorRequest`).
+  readonly errors: Diagnostic[] = [];
   /** Problems counted past `maxDiagnostics` and not kept: no more can be listed. */
   private omitted = 0;
-  private readonly conditions: Condition[] = [];
-  private sort: SortField[] = [];
+  readonly conditions: Condition[] = [];
+  sort: SortField[] = [];
   private readonly passThrough: ReadonlySet<string> | undefined;
-  private readonly params: PassThroughParams;
+  readonly params: PassThroughParams;
 
   constructor(
-    private readonly schema: Schema,
+    readonly schema: Schema,
     params: PassThroughParams,
     passThrough?: ParseOptions['params'],
     private readonly maxDiagnostics = MAX_DIAGNOSTICS,
@@ -154,15 +155,9 @@ export class FilterBuilder {
    */
   result(caseInsensitive?: boolean): Result<Filter> {
     let page = checkRequest(this.schema, this.params, this.errors);
-    const token = cursorText(this.schema, this.params, this.errors);
     const cursor = this.schema.paging?.cursor;
-    if (cursor !== undefined) this.sort = withTieBreaker(this.sort, this.schema.fields.get(cursor.key)!);
-    // The fingerprint is the whole filter's: a cursor is read only when the rest is valid.
-    if (token !== undefined && page !== undefined && this.errors.length === 0) {
-      const after = decodeCursor(token, { conditions: this.conditions, params: this.params, sort: this.sort, caseInsensitive }, cursor!.key);
-      if (typeof after === 'string') this.errors.push(invalidCursor(token, after));
-      else page = { ...page, after };
-    }
+    // Only a schema that pages by cursor brings the code to (`CursorPaging`).
+    if (cursor !== undefined) page = (cursor.codec as CursorCodec).check(this, page!, caseInsensitive);
     this.trim();
     if (this.omitted > 0) {
       return { ok: false, errors: capDiagnostics([...this.errors, omission(this.omitted, this.maxDiagnostics)], this.maxDiagnostics) };

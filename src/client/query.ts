@@ -1,7 +1,7 @@
 import type { DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
 import { conditionOf } from '../filter/condition';
 import { formatChecked } from '../filter/format';
-import { decodeCursor, withTieBreaker } from '../filter/cursor';
+import type { CursorCodec } from '../filter/cursor';
 import { DATE_PROBLEMS, type DateRange, formatDate, instantOf, readDate } from '../values/date';
 import { CURSOR_PARAM, sortableFields, type Field, type FieldValueTypes, type InferFields, type InferParams, type InferSortable, type PagingSpec, type Schema, type SchemaSpec } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '../syntax/ast';
@@ -167,16 +167,16 @@ class QueryBuilder {
   }
 
   offset(count: unknown): QueryBuilder {
-    this.paging('offset');
-    if (this.state.after !== undefined) throw new TypeError(`offset(${shown(count)}): the query pages by cursor (after); page by one or the other.`);
-    return this.with({ offset: whole(count, 0, Number.MAX_SAFE_INTEGER, `offset(${shown(count)})`) });
+    const call = `offset(${shown(count)})`;
+    this.paging(call, this.state.after);
+    return this.with({ offset: whole(count, 0, Number.MAX_SAFE_INTEGER, call) });
   }
 
   after(cursor: unknown): QueryBuilder {
     const call = `after(${typeof cursor === 'string' ? '…' : describe(cursor)})`;
-    if (this.paging(call).cursor === undefined) throw new TypeError(`${call}: this schema does not page by cursor (its paging has no "cursor").`);
-    if (this.state.offset !== undefined) throw new TypeError(`${call}: the query pages by offset; page by one or the other.`);
-    if (typeof cursor !== 'string' || cursor === '') throw new TypeError(`${call}: a cursor is the non-empty text the server sent as the next cursor.`);
+    if (this.paging(call, this.state.offset).cursor === undefined || typeof cursor !== 'string' || cursor === '') {
+      throw new TypeError(`${call}: takes the next cursor the server sent, on a schema whose paging has a "cursor".`);
+    }
     return this.with({ after: cursor });
   }
 
@@ -208,14 +208,16 @@ class QueryBuilder {
     if (offset !== undefined) params.offset = String(offset);
     if (after !== undefined) params[CURSOR_PARAM] = after;
     const cursor = schema.paging?.cursor;
-    const sort = cursor === undefined ? [...this.state.sort] : withTieBreaker([...this.state.sort], schema.fields.get(cursor.key)!);
+    // Only a schema that pages by cursor brings the code to (`CursorPaging`).
+    const codec = cursor?.codec as CursorCodec | undefined;
+    const sort = codec === undefined ? [...this.state.sort] : codec.order([...this.state.sort], schema.fields.get(cursor!.key)!);
     const filter: Filter = { type: 'Filter', conditions, params, sort };
     if (schema.paging === undefined) return filter;
     const page = { limit: limit ?? schema.paging.defaultLimit, offset: offset ?? 0 };
     if (after === undefined) return { ...filter, page };
     // As check reads it: a cursor of another query (its filter or sort since changed) is no page of this one.
-    const decoded = decodeCursor(after, filter, cursor!.key);
-    if (typeof decoded === 'string') throw new TypeError(`after(…): the cursor is no cursor of this query: ${decoded}.`);
+    const decoded = codec!.read(after, filter, cursor!.key);
+    if (decoded === undefined) throw new TypeError('after(…): no cursor of this query.');
     return { ...filter, page: { ...page, after: decoded } };
   }
 
@@ -237,9 +239,11 @@ class QueryBuilder {
     );
   }
 
-  private paging(method: string): NonNullable<Schema['paging']> {
+  /** The schema's paging; `other` is the page already set the other way (`offset` or `after`): a query pages by one. */
+  private paging(method: string, other?: unknown): NonNullable<Schema['paging']> {
     const paging = this.state.schema.paging;
     if (paging === undefined) throw new TypeError(`${method}: this schema does not page its results (it has no "paging").`);
+    if (other !== undefined) throw new TypeError(`${method}: a query pages by offset or by cursor (after), not both.`);
     return paging;
   }
 }

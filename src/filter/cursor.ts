@@ -1,88 +1,93 @@
-import { MAX_CURSOR_LENGTH, type Field } from '../schema/define';
-import type { After, CursorValue, Filter, SortField } from './filter';
-import { MAX_MS, MIN_MS } from '../values/date';
+import { CURSOR_PARAM, MAX_CURSOR_LENGTH, PAGING_PARAMS, type Field, type Schema } from '../schema/define';
+import type { After, Condition, CursorValue, Filter, Page, SortField } from './filter';
+import type { Diagnostic } from '../diagnostics/diagnostic';
+import type { PassThroughParams } from '../syntax/ast';
+import { isInstant } from '../values/date';
 
+// The cursor codec (reference §9), one module for `check`, the client and `nextCursor`,
+// kept to the least code: the token is base64url of a JSON array `[fingerprint,
+// ...values]` written in ASCII (so that `atob`'s bytes are the JSON text itself, with no
+// UTF-8 step), and a decoded value is checked as `expectFilter` checks a hand-built one
+// (`fits`).
+
+/**
+ * What a schema with cursor paging carries (`CursorPaging.codec`, given by `defineSchema`):
+ * `check` and the client reach the cursor code through the schema, so that an app whose
+ * schemas do not page by cursor does not bundle it.
+ */
+export interface CursorCodec {
+  /** The sort with the cursor key as its tie-breaker (`withTieBreaker`). */
+  readonly order: (sort: SortField[], key: Field) => SortField[];
+  /** An `after` token's values for a filter, or `undefined` (`readCursor`). */
+  readonly read: (token: string, filter: CursorScope, key: string) => After | undefined;
+  /**
+   * `check`'s part (check/cursor.ts): ends the request's sort with the cursor key, and
+   * returns the page after its `after` token, its problems pushed to `errors`.
+   */
+  readonly check: (request: CursorRequest, page: Page, caseInsensitive: boolean | undefined) => Page;
+}
+
+/** What `check` has of a request when it reads its cursor: the filter so far, and its problems. */
+export interface CursorRequest {
+  readonly schema: Schema;
+  readonly params: PassThroughParams;
+  readonly conditions: Condition[];
+  sort: SortField[];
+  readonly errors: Diagnostic[];
+}
 
 /** What a cursor is made for: a filter's conditions, request parameters, sort and text comparison. */
 export type CursorScope = Pick<Filter, 'conditions' | 'params' | 'sort'> & { readonly caseInsensitive?: boolean | undefined };
 
-/** The parameters a cursor's fingerprint leaves out: those that pick the page, not the matches or their order. */
-const PAGE_PARAMS: ReadonlySet<string> = /* @__PURE__ */ new Set(['limit', 'offset', 'after']);
-
 /**
  * A fingerprint of what a cursor is only valid for: the filter's conditions, its request
- * parameters (the page's own left out) and its sort, and how it compares text. Two
- * 32-bit FNV-1a hashes of one canonical JSON text: conditions and parameters sorted, so
- * that the order in which a client sends its parameters does not matter. Cursors are not
- * secrets (a client can make any filter anyway): the hash only tells a cursor of another
- * query from one of this query.
+ * parameters (the page's own left out) and its sort, and how it compares text. A 32-bit
+ * FNV-1a hash of one canonical JSON text: conditions and parameters sorted, so that the
+ * order in which a client sends its parameters does not matter. Cursors are not secrets
+ * (a client can make any filter anyway): the hash only tells a cursor of another query
+ * from one of this query.
  */
 export function fingerprint(filter: CursorScope): string {
-  const conditions = filter.conditions.map((condition) => JSON.stringify(condition)).sort();
   const params = Object.keys(filter.params)
-    .filter((name) => !PAGE_PARAMS.has(name))
+    .filter((name) => name !== CURSOR_PARAM && !(PAGING_PARAMS as readonly string[]).includes(name))
     .sort()
     .map((name) => [name, filter.params[name]]);
-  const sort = filter.sort.map((field) => [field.key, field.direction]);
-  const text = JSON.stringify([conditions, params, sort, filter.caseInsensitive === true]);
-  return hash(text, 0x811c9dc5) + hash(text, 0x01000193);
+  const text = JSON.stringify([filter.conditions.map((condition) => JSON.stringify(condition)).sort(), params, filter.sort.map((field) => [field.key, field.direction]), filter.caseInsensitive === true]);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
 }
 
-/** FNV-1a over the UTF-16 code units, as 8 hex digits. */
-function hash(text: string, seed: number): string {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, '0');
-}
-
-/** The token of a cursor: base64url (no padding) of the UTF-8 JSON `[fingerprint, ...values]`. */
+/** The token of a cursor: base64url (no padding) of the JSON `[fingerprint, ...values]`, non-ASCII escaped. */
 export function encodeCursor(print: string, values: readonly CursorValue[]): string {
-  const bytes = new TextEncoder().encode(JSON.stringify([print, ...values]));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  const json = JSON.stringify([print, ...values]).replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return btoa(json).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
-
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
-const BAD = 'it is not a cursor of this server';
 
 /**
- * Reads an `after` token for a filter whose sort ends with the cursor key `key`: its
- * values, or why it cannot be used (a sentence, for `INVALID_CURSOR`). Never throws.
+ * The values of an `after` token for a filter whose sort ends with (or holds) the cursor
+ * key `key`, or `undefined` when it holds none of this query's: too long (checked before
+ * any decoding), not base64 of a JSON array, made for another filter or sort, a value that
+ * does not fit its sort key, or no value for the key. Never throws.
  */
-export function decodeCursor(token: string, filter: CursorScope, key: string): After | string {
-  if (token.length > MAX_CURSOR_LENGTH) return `it is over ${MAX_CURSOR_LENGTH} characters`;
-  if (token === '' || !BASE64URL.test(token) || token.length % 4 === 1) return BAD;
+export function readCursor(token: string, filter: CursorScope, key: string): After | undefined {
   let parsed: unknown;
   try {
-    const binary = atob(token.replaceAll('-', '+').replaceAll('_', '/'));
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    parsed = token.length <= MAX_CURSOR_LENGTH && JSON.parse(atob(token.replaceAll('-', '+').replaceAll('_', '/')));
   } catch {
-    return BAD;
+    return undefined;
   }
-  if (!Array.isArray(parsed) || parsed.length !== filter.sort.length + 1 || typeof parsed[0] !== 'string') return BAD;
-  if (parsed[0] !== fingerprint(filter)) return 'it was made for another filter or sort';
-  const values = parsed.slice(1) as unknown[];
-  for (let i = 0; i < values.length; i++) if (!fits(values[i], filter.sort[i]!)) return BAD;
-  // The cursor key is unique: a cursor without it could not say where the page starts.
-  const at = filter.sort.findIndex((field) => field.key === key);
-  if (at < 0 || values[at] === null) return BAD;
-  return { values: values as CursorValue[], key };
+  if (!Array.isArray(parsed)) return undefined;
+  const values = parsed.slice(1) as CursorValue[];
+  const { sort } = filter;
+  // The cursor key is unique: a cursor without its value could not say where the page starts.
+  const ok = parsed[0] === fingerprint(filter) && values.length === sort.length && sort.every((field, i) => fits(values[i], field)) && values[sort.findIndex((field) => field.key === key)] != null;
+  return ok ? { values, key } : undefined;
 }
 
-/** Whether a cursor value can be a sort key of the field's type, as `sortItems` reads them. */
+/** Whether a cursor value can be a sort key of the field's type, as `sortItems` reads them (`null`: missing). */
 export function fits(value: unknown, field: Pick<SortField, 'type'>): value is CursorValue {
-  if (value === null) return true;
-  switch (field.type) {
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'date':
-      return Number.isSafeInteger(value) && (value as number) >= MIN_MS && (value as number) < MAX_MS;
-    case 'string':
-    case 'id':
-      return typeof value === 'string';
-  }
+  return value === null || (field.type === 'number' ? Number.isFinite(value) : field.type === 'date' ? isInstant(value) : typeof value === 'string');
 }
 
 /**

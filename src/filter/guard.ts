@@ -3,7 +3,7 @@ import type { SCALAR_TYPES } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
 import { expectAst } from '../syntax/guard';
 import { isFieldName } from '../syntax/path';
-import { MAX_MS, MIN_MS } from '../values/date';
+import { isInstant } from '../values/date';
 import type { Condition, Filter, SortField } from './filter';
 import { fits } from './cursor';
 
@@ -86,7 +86,6 @@ function expectPage(fn: string, page: unknown, sort: readonly SortField[]): asse
 }
 
 const isOperator = (op: unknown): boolean => (OPERATORS as readonly unknown[]).includes(op);
-const isInstant = (t: unknown): boolean => Number.isSafeInteger(t) && (t as number) >= MIN_MS && (t as number) <= MAX_MS;
 
 const NUMBER_TEST = {
   valid: (t: unknown): boolean => isObject(t) && isOperator(t.op) && typeof t.value === 'number' && Number.isFinite(t.value),

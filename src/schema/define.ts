@@ -100,8 +100,21 @@ export interface RequestParam {
 export interface Paging {
   readonly defaultLimit: number;
   readonly maxLimit: number;
-  /** Set with cursor paging: the unique sortable field that ends every sort. */
-  readonly cursor?: { readonly key: string };
+  /** Set with cursor paging: the unique sortable field that ends every sort, and the code that pages by it. */
+  readonly cursor?: CursorPaging;
+}
+
+/**
+ * Cursor paging of a schema (reference §9): its key, and the code that reads and checks
+ * cursors (`CursorCodec`, `filter/cursor.ts`), which `defineSchema` gives the schema. The
+ * schema carries it, rather than `check` and the client importing it, so that only an
+ * app whose schemas page by cursor bundles it: a browser pre-check with a catalog schema
+ * does not pay for it (test/client/bundle.test.ts). Typed `object` here: schemas sit
+ * below the Filter types the codec is written in.
+ */
+export interface CursorPaging {
+  readonly key: string;
+  readonly codec: object;
 }
 
 /** The names of the paging parameters (reference §9); `after` too with cursor paging (`CURSOR_PARAM`). */
@@ -220,7 +233,6 @@ export function indexSpec<const S extends SchemaSpec>(given: S): Schema<S> {
   }
   const params = new Set(requestParams.keys());
   if (spec.paging !== undefined) for (const name of PAGING_PARAMS) params.add(name);
-  if (spec.paging?.cursor !== undefined) params.add(CURSOR_PARAM);
   // The schema keeps its own frozen copy: the index and the spec must never disagree,
   // whatever the caller later does with the object it passed.
   const schema = { spec: deepFreeze(structuredClone(given)), fields, params, requestParams, sortParam: spec.sortParam ?? DEFAULT_SORT_PARAM };
@@ -259,11 +271,28 @@ export function sortableFields(schema: Schema): Field[] {
   return [...schema.fields.values()].filter((f) => f.sortable);
 }
 
-/** Paging with its defaults filled in: the API's page sizes. */
+/** Paging with its defaults filled in: the API's page sizes. A cursor is added by `withCursor`. */
 function pagingOf(spec: PagingSpec): Paging {
   const defaultLimit = spec.defaultLimit ?? API_PAGING.defaultLimit;
-  const paging = { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(API_PAGING.maxLimit, defaultLimit) };
-  return spec.cursor === undefined ? paging : { ...paging, cursor: { key: spec.cursor.key } };
+  return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(API_PAGING.maxLimit, defaultLimit) };
+}
+
+/**
+ * The schema of `indexSpec` with the cursor paging of its spec, if any (reference §9):
+ * the request parameter `after`, and `paging.cursor` with the codec that reads cursors
+ * (`CursorPaging`). Apart from `indexSpec`, so that the catalog's schemas, which have no
+ * cursor, do not bring it to a bundle: only `defineSchema` calls it.
+ */
+export function withCursor<S extends SchemaSpec>(schema: Schema<S>, codec: object): Schema<S> {
+  const cursor = schema.spec.paging?.cursor;
+  if (cursor === undefined) return schema;
+  // The key must be a sortable scalar field (a ref id counts): every sort ends with it.
+  const field = schema.fields.get(cursor.key);
+  if (!field?.sortable || field.array !== undefined) {
+    const sortable = sortableFields(schema).map((f) => f.path);
+    fail(`paging cursor "key" must name a unique, sortable scalar field, not ${JSON.stringify(cursor.key)}${sortable.length === 0 ? ' (no field is sortable)' : ` (sortable: ${sortable.join(', ')})`}`);
+  }
+  return Object.freeze({ ...schema, params: new Set([...schema.params, CURSOR_PARAM]), paging: { ...schema.paging!, cursor: { key: cursor.key, codec } } });
 }
 
 /** The API's page sizes, the defaults of `paging`: 100 items when `limit` is not sent, at most 500. */
@@ -285,7 +314,7 @@ export function checkSpec(spec: unknown): asserts spec is SchemaSpec {
   if (given.paging !== undefined) checkPaging(given.paging);
   const requestParams = checkParams(given.params);
   const paging: readonly string[] = given.paging === undefined ? [] : (given.paging as PagingSpec).cursor === undefined ? PAGING_PARAMS : [...PAGING_PARAMS, CURSOR_PARAM];
-  if (given.paging !== undefined) checkCursor((given.paging as PagingSpec).cursor, fieldSpecs as SchemaSpec['fields']);
+  if (given.paging !== undefined) checkCursor((given.paging as PagingSpec).cursor);
   for (const name of [...requestParams, sortParam, ...paging]) {
     if (Object.hasOwn(fieldSpecs, name.split('.')[0]!)) fail(`"${name}" is both a field and a request parameter`);
   }
@@ -337,19 +366,11 @@ function checkPaging(spec: unknown): void {
   }
 }
 
-/** The cursor key must be a sortable scalar field (a ref id counts): a sort must be able to end with it. */
-function checkCursor(cursor: unknown, fieldSpecs: SchemaSpec['fields']): void {
+/** A cursor spec is `{ key }`; which fields the key may name is `withCursor`'s check, on the indexed fields. */
+function checkCursor(cursor: unknown): void {
   if (cursor === undefined) return;
   if (typeof cursor !== 'object' || cursor === null || Array.isArray(cursor)) fail('paging "cursor" must be an object: { key }');
   onlyKnown(cursor, ['key'], 'paging "cursor"');
-  const { key } = cursor as { key?: unknown };
-  const fields = new Map<string, Field>();
-  for (const [name, field] of Object.entries(fieldSpecs)) indexField(fields, name, field, undefined);
-  const field = typeof key === 'string' ? fields.get(key) : undefined;
-  if (field === undefined || !field.sortable || field.array !== undefined) {
-    const sortable = [...fields.values()].filter((f) => f.sortable).map((f) => f.path);
-    fail(`paging cursor "key" must name a unique, sortable scalar field, not ${JSON.stringify(key)}${sortable.length === 0 ? ' (no field is sortable)' : ` (sortable: ${sortable.join(', ')})`}`);
-  }
 }
 
 function checkField(name: string, spec: unknown, array: string | undefined): void {

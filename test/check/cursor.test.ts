@@ -208,11 +208,11 @@ describe('the client and OpenAPI', () => {
   });
 
   it('refuses after with offset, on a schema without a cursor, and a cursor of another query', () => {
-    expect(() => query(schema).offset(2).after(token)).toThrow(/pages by offset/);
-    expect(() => query(schema).after(token).offset(2)).toThrow(/pages by cursor/);
+    expect(() => query(schema).offset(2).after(token)).toThrow(/pages by offset or by cursor \(after\), not both/);
+    expect(() => query(schema).after(token).offset(2)).toThrow(/pages by offset or by cursor \(after\), not both/);
     expect(() => query(schema).after('' as never)).toThrow(TypeError);
     const plain = defineSchema({ fields: { id: { type: 'string', sortable: true } }, paging: {} });
-    expect(() => (query(plain) as never as { after(c: string): unknown }).after(token)).toThrow(/does not page by cursor/);
+    expect(() => (query(plain) as never as { after(c: string): unknown }).after(token)).toThrow(/on a schema whose paging has a "cursor"/);
     expect(() => query(schema).after(token).toFilter()).toThrow(/no cursor of this query/);
   });
 
