@@ -173,9 +173,9 @@ class QueryBuilder {
   }
 
   after(cursor: unknown): QueryBuilder {
-    const call = `after(${typeof cursor === 'string' ? '…' : describe(cursor)})`;
-    if (this.paging(call, this.state.offset).cursor === undefined || typeof cursor !== 'string' || cursor === '') {
-      throw new TypeError(`${call}: takes the next cursor the server sent, on a schema whose paging has a "cursor".`);
+    // A cursor is opaque and may be long: the message does not repeat it.
+    if (this.paging('after(…)', this.state.offset).cursor === undefined || typeof cursor !== 'string' || cursor === '') {
+      throw new TypeError('after(…): takes the next cursor the server sent, on a schema whose paging has a "cursor".');
     }
     return this.with({ after: cursor });
   }
@@ -210,7 +210,7 @@ class QueryBuilder {
     const cursor = schema.paging?.cursor;
     // Only a schema that pages by cursor brings the code to (`CursorPaging`).
     const codec = cursor?.codec as CursorCodec | undefined;
-    const sort = codec === undefined ? [...this.state.sort] : codec.order([...this.state.sort], schema.fields.get(cursor!.key)!);
+    const sort = codec?.order([...this.state.sort], schema.fields.get(cursor!.key)!) ?? [...this.state.sort];
     const filter: Filter = { type: 'Filter', conditions, params, sort };
     if (schema.paging === undefined) return filter;
     const page = { limit: limit ?? schema.paging.defaultLimit, offset: offset ?? 0 };
