@@ -1,16 +1,20 @@
-import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic';
-import { quote } from '../text/quote';
+import type { Diagnostic } from '../diagnostics/diagnostic';
+import type { DiagnosticCode } from '../diagnostics/codes';
 import { CURSOR_PARAM } from '../schema/define';
 import type { Page } from '../filter/filter';
-import { readCursor, withTieBreaker, type CursorCodec, type CursorRequest } from '../filter/cursor';
-import { single } from './request';
+import { expectCursor, readCursor, withTieBreaker, type CursorCodec, type CursorRequest } from '../filter/cursor';
 
-/** Cursor paging's code, which `defineSchema` gives a schema with `paging.cursor` (`CursorPaging`). */
-export const CURSOR_CODEC: CursorCodec = { order: withTieBreaker, read: readCursor, check: checkCursor };
+/**
+ * Cursor paging's code, which `defineSchema` gives a schema with `paging.cursor`
+ * (`CursorPaging`). It loads with `defineSchema`, before any validation (the client's
+ * budget, test/client/bundle.test.ts): so its diagnostics are written out here rather
+ * than built with check's helpers, which would come along.
+ */
+export const CURSOR_CODEC: CursorCodec = { order: withTieBreaker, expect: expectCursor, check: checkCursor };
 
 /**
  * Ends the request's sort with the cursor key (reference §9), and returns the page after
- * its `after` token. `after` with `offset`, or repeated, is `INVALID_PAGING`; a token that
+ * its `after` token. `after` repeated, or with `offset`, is `INVALID_PAGING` (one diagnostic for both); a token that
  * holds no cursor of this query is `INVALID_CURSOR`. The token's fingerprint is the whole
  * filter's, so it is read only when the rest of the query is valid.
  */
@@ -18,18 +22,20 @@ function checkCursor(request: CursorRequest, page: Page, caseInsensitive: boolea
   const { schema, params, errors } = request;
   const { key } = schema.paging!.cursor!;
   request.sort = withTieBreaker(request.sort, schema.fields.get(key)!);
-  if (!Object.hasOwn(params, CURSOR_PARAM)) return page;
-  if (Object.hasOwn(params, 'offset')) {
-    errors.push(problem('INVALID_PAGING', 'cannot be sent with "offset"', CURSOR_PARAM, 'key', 'Page either by cursor or by offset, not both.'));
+  const token = params[CURSOR_PARAM];
+  if (token === undefined) return page;
+  // A repeated parameter would be an OR, which the API does not have; with offset, the page would be twice defined.
+  if (typeof token !== 'string' || Object.hasOwn(params, 'offset')) {
+    errors.push(problem('INVALID_PAGING', 'takes one cursor, and no offset', CURSOR_PARAM, 'key', 'Page by one cursor, or by offset.'));
   }
-  const token = single(params, CURSOR_PARAM, 'INVALID_PAGING', errors);
-  if (token === undefined || errors.length > 0) return page;
-  const after = readCursor(token, { ...request, caseInsensitive }, key);
+  if (errors.length > 0) return page;
+  const after = readCursor(token as string, { ...request, caseInsensitive }, key);
   if (after !== undefined) return { ...page, after };
-  errors.push(problem('INVALID_CURSOR', 'holds no cursor of this query', token, 'value', 'Start again without after: a cursor holds only for the query that made it.'));
+  errors.push(problem('INVALID_CURSOR', 'holds no cursor of this query', token as string, 'value', 'Start again without after: a cursor is for the query that made it.'));
   return page;
 }
 
-function problem(code: 'INVALID_PAGING' | 'INVALID_CURSOR', what: string, text: string, part: Location['in'], hint: string): Diagnostic {
-  return diagnostic(code, `Parameter ${quote(CURSOR_PARAM)} ${what}.`, { param: CURSOR_PARAM, in: part, text }, { start: 0, end: text.length }, hint);
+/** A problem of `after`: its whole key or value spanned. */
+function problem(code: DiagnosticCode, what: string, text: string, part: 'key' | 'value', hint: string): Diagnostic {
+  return { code, message: `Parameter "${CURSOR_PARAM}" ${what}.`, param: CURSOR_PARAM, in: part, text, span: { start: 0, end: text.length }, hint };
 }

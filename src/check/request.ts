@@ -52,7 +52,7 @@ function checkType(param: RequestParam, text: string, errors: Diagnostic[]): voi
  * The one value of a request parameter that takes one, or `undefined` after reporting
  * that it was repeated. A repeated value would be an OR, which the API does not have.
  */
-export function single(params: PassThroughParams, name: string, code: 'INVALID_PARAMETER' | 'INVALID_PAGING', errors: Diagnostic[]): string | undefined {
+function single(params: PassThroughParams, name: string, code: 'INVALID_PARAMETER' | 'INVALID_PAGING', errors: Diagnostic[]): string | undefined {
   const value = params[name]!;
   if (typeof value === 'string') return value;
   errors.push(

@@ -175,7 +175,7 @@ class QueryBuilder {
   after(cursor: unknown): QueryBuilder {
     // A cursor is opaque and may be long: the message does not repeat it.
     if (this.paging('after(…)', this.state.offset).cursor === undefined || typeof cursor !== 'string' || cursor === '') {
-      throw new TypeError('after(…): takes the next cursor the server sent, on a schema whose paging has a "cursor".');
+      throw new TypeError('after(…): takes a cursor, on a schema that pages by cursor.');
     }
     return this.with({ after: cursor });
   }
@@ -214,11 +214,8 @@ class QueryBuilder {
     const filter: Filter = { type: 'Filter', conditions, params, sort };
     if (schema.paging === undefined) return filter;
     const page = { limit: limit ?? schema.paging.defaultLimit, offset: offset ?? 0 };
-    if (after === undefined) return { ...filter, page };
     // As check reads it: a cursor of another query (its filter or sort since changed) is no page of this one.
-    const decoded = codec!.read(after, filter, cursor!.key);
-    if (decoded === undefined) throw new TypeError('after(…): no cursor of this query.');
-    return { ...filter, page: { ...page, after: decoded } };
+    return { ...filter, page: after === undefined ? page : { ...page, after: codec!.expect(after, filter, cursor!.key) } };
   }
 
   toString(): string {

@@ -18,8 +18,8 @@ import { isInstant } from '../values/date';
 export interface CursorCodec {
   /** The sort with the cursor key as its tie-breaker (`withTieBreaker`). */
   readonly order: (sort: SortField[], key: Field) => SortField[];
-  /** An `after` token's values for a filter, or `undefined` (`readCursor`). */
-  readonly read: (token: string, filter: CursorScope, key: string) => After | undefined;
+  /** An `after` token's values for the client's `toFilter`: a token of another query is a `TypeError` there (`expectCursor`). */
+  readonly expect: (token: string, filter: CursorScope, key: string) => After;
   /**
    * `check`'s part (check/cursor.ts): ends the request's sort with the cursor key, and
    * returns the page after its `after` token, its problems pushed to `errors`.
@@ -48,15 +48,21 @@ export type CursorScope = Pick<Filter, 'conditions' | 'params' | 'sort'> & { rea
  * from one of this query.
  */
 export function fingerprint(filter: CursorScope): string {
-  const params = Object.keys(filter.params)
-    .filter((name) => name !== CURSOR_PARAM && !(PAGING_PARAMS as readonly string[]).includes(name))
-    .sort()
-    .map((name) => [name, filter.params[name]]);
-  const text = JSON.stringify([filter.conditions.map((condition) => JSON.stringify(condition)).sort(), params, filter.sort.map((field) => [field.key, field.direction]), filter.caseInsensitive === true]);
+  const text = JSON.stringify([
+    filter.conditions.map((condition) => JSON.stringify(condition)).sort(),
+    Object.entries(filter.params)
+      .filter(([name]) => !PAGE_PARAMS.includes(name))
+      .sort(),
+    filter.sort.map((field) => [field.key, field.direction]),
+    !!filter.caseInsensitive,
+  ]);
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return (hash >>> 0).toString(36);
 }
+
+/** The parameters a fingerprint leaves out: those that pick the page, not the matches or their order. */
+const PAGE_PARAMS: readonly string[] = [...PAGING_PARAMS, CURSOR_PARAM];
 
 /** The token of a cursor: base64url (no padding) of the JSON `[fingerprint, ...values]`, non-ASCII escaped. */
 export function encodeCursor(print: string, values: readonly CursorValue[]): string {
@@ -83,6 +89,13 @@ export function readCursor(token: string, filter: CursorScope, key: string): Aft
   // The cursor key is unique: a cursor without its value could not say where the page starts.
   const ok = parsed[0] === fingerprint(filter) && values.length === sort.length && sort.every((field, i) => fits(values[i], field)) && values[sort.findIndex((field) => field.key === key)] != null;
   return ok ? { values, key } : undefined;
+}
+
+/** `readCursor` for the client's `toFilter`, where a cursor of another query (its filter or sort since changed) is a programmer's error. */
+export function expectCursor(token: string, filter: CursorScope, key: string): After {
+  const after = readCursor(token, filter, key);
+  if (after === undefined) throw new TypeError('after(…): no cursor of this query.');
+  return after;
 }
 
 /** Whether a cursor value can be a sort key of the field's type, as `sortItems` reads them (`null`: missing). */

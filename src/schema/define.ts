@@ -284,15 +284,14 @@ function pagingOf(spec: PagingSpec): Paging {
  * cursor, do not bring it to a bundle: only `defineSchema` calls it.
  */
 export function withCursor<S extends SchemaSpec>(schema: Schema<S>, codec: object): Schema<S> {
-  const cursor = schema.spec.paging?.cursor;
+  const cursor: unknown = schema.spec.paging?.cursor;
   if (cursor === undefined) return schema;
-  // The key must be a sortable scalar field (a ref id counts): every sort ends with it.
-  const field = schema.fields.get(cursor.key);
-  if (!field?.sortable || field.array !== undefined) {
-    const sortable = sortableFields(schema).map((f) => f.path);
-    fail(`paging cursor "key" must name a unique, sortable scalar field, not ${JSON.stringify(cursor.key)}${sortable.length === 0 ? ' (no field is sortable)' : ` (sortable: ${sortable.join(', ')})`}`);
-  }
-  return Object.freeze({ ...schema, params: new Set([...schema.params, CURSOR_PARAM]), paging: { ...schema.paging!, cursor: { key: cursor.key, codec } } });
+  // `{ key }`, where the key is a sortable scalar field (a ref id counts): every sort ends with it.
+  const given: { key?: unknown } = typeof cursor === 'object' && cursor !== null ? cursor : {};
+  onlyKnown(given, ['key'], 'paging "cursor"');
+  const field = typeof given.key === 'string' ? schema.fields.get(given.key) : undefined;
+  if (!field?.sortable || field.array !== undefined) fail(`paging "cursor" must be { key: a unique sortable field }, not ${JSON.stringify(cursor)}`);
+  return Object.freeze({ ...schema, params: new Set([...schema.params, CURSOR_PARAM]), paging: { ...schema.paging!, cursor: { key: field.path, codec } } });
 }
 
 /** The API's page sizes, the defaults of `paging`: 100 items when `limit` is not sent, at most 500. */
@@ -314,7 +313,6 @@ export function checkSpec(spec: unknown): asserts spec is SchemaSpec {
   if (given.paging !== undefined) checkPaging(given.paging);
   const requestParams = checkParams(given.params);
   const paging: readonly string[] = given.paging === undefined ? [] : (given.paging as PagingSpec).cursor === undefined ? PAGING_PARAMS : [...PAGING_PARAMS, CURSOR_PARAM];
-  if (given.paging !== undefined) checkCursor((given.paging as PagingSpec).cursor);
   for (const name of [...requestParams, sortParam, ...paging]) {
     if (Object.hasOwn(fieldSpecs, name.split('.')[0]!)) fail(`"${name}" is both a field and a request parameter`);
   }
@@ -364,13 +362,6 @@ function checkPaging(spec: unknown): void {
     const given = (spec as PagingSpec).defaultLimit === undefined ? `the default "defaultLimit" (${defaultLimit}; set one up to ${maxLimit})` : `"defaultLimit" (${defaultLimit})`;
     fail(`paging ${given} must not exceed "maxLimit" (${maxLimit})`);
   }
-}
-
-/** A cursor spec is `{ key }`; which fields the key may name is `withCursor`'s check, on the indexed fields. */
-function checkCursor(cursor: unknown): void {
-  if (cursor === undefined) return;
-  if (typeof cursor !== 'object' || cursor === null || Array.isArray(cursor)) fail('paging "cursor" must be an object: { key }');
-  onlyKnown(cursor, ['key'], 'paging "cursor"');
 }
 
 function checkField(name: string, spec: unknown, array: string | undefined): void {

@@ -41,12 +41,13 @@ describe('schema paging.cursor', () => {
   });
 
   it.each([
-    [{ key: 'nope' }, /paging cursor "key" must name a unique, sortable scalar field, not "nope" \(sortable: id\)/],
-    [{ key: 'memo' }, /not "memo"/],
-    [{ key: 'lines.amount' }, /not "lines\.amount"/],
-    [{ key: 7 }, /not 7/],
+    [{ key: 'nope' }, /paging "cursor" must be \{ key: a unique sortable field \}, not \{"key":"nope"\}/],
+    [{ key: 'memo' }, /not \{"key":"memo"\}/],
+    [{ key: 'lines.amount' }, /not \{"key":"lines\.amount"\}/],
+    [{ key: 7 }, /not \{"key":7\}/],
     [{ key: 'id', extra: 1 }, /paging "cursor" has the unknown property "extra"/],
-    ['id', /paging "cursor" must be an object: \{ key \}/],
+    ['id', /paging "cursor" must be \{ key: a unique sortable field \}, not "id"/],
+    [null, /not null/],
   ])('refuses the cursor %j with a TypeError', (cursor, message) => {
     const spec = { fields: { id: { type: 'string', sortable: true }, memo: 'string', lines: { type: 'array', of: { amount: 'number' } } }, paging: { cursor } };
     expect(() => defineSchema(spec as never)).toThrow(TypeError);
@@ -97,7 +98,9 @@ describe('after', () => {
   });
 
   it('INVALID_PAGING: after with offset, and a repeated after', () => {
-    expectDiagnostic('INVALID_PAGING', { query: `after=${token}&offset=2`, schema, param: 'after', in: 'key', span: [0, 5], spanned: 'after', hint: /either by cursor or by offset/ });
+    const row = { schema, param: 'after', in: 'key', span: [0, 5], spanned: 'after', hint: /^Page by one cursor, or by offset\.$/ } as const;
+    expect(expectDiagnostic('INVALID_PAGING', { ...row, query: `after=${token}&offset=2` }).message).toBe('Parameter "after" takes one cursor, and no offset.');
+    expectDiagnostic('INVALID_PAGING', { ...row, query: `after=${token}&after=${token}` });
     expect(rejected(`after=${token}&after=${token}`, schema).map((d) => [d.code, d.param])).toEqual([['INVALID_PAGING', 'after']]);
   });
 
@@ -212,7 +215,7 @@ describe('the client and OpenAPI', () => {
     expect(() => query(schema).after(token).offset(2)).toThrow(/pages by offset or by cursor \(after\), not both/);
     expect(() => query(schema).after('' as never)).toThrow(TypeError);
     const plain = defineSchema({ fields: { id: { type: 'string', sortable: true } }, paging: {} });
-    expect(() => (query(plain) as never as { after(c: string): unknown }).after(token)).toThrow(/on a schema whose paging has a "cursor"/);
+    expect(() => (query(plain) as never as { after(c: string): unknown }).after(token)).toThrow(/after\(…\): takes a cursor, on a schema that pages by cursor/);
     expect(() => query(schema).after(token).toFilter()).toThrow(/no cursor of this query/);
   });
 
