@@ -156,7 +156,7 @@ export class FilterBuilder implements CursorRequest {
   result(caseInsensitive?: boolean): Result<Filter> {
     let page = checkRequest(this.schema, this.params, this.errors);
     const cursor = this.schema.paging?.cursor;
-    // Only a schema that pages by cursor brings the code to (`CursorPaging`).
+    // The schema brings the cursor code (`CursorPaging`): an app whose schemas do not page by cursor bundles none of it.
     if (cursor !== undefined) page = (cursor.codec as CursorCodec).check(this, page!, caseInsensitive);
     this.trim();
     if (this.omitted > 0) {

@@ -208,7 +208,7 @@ class QueryBuilder {
     if (offset !== undefined) params.offset = String(offset);
     if (after !== undefined) params[CURSOR_PARAM] = after;
     const cursor = schema.paging?.cursor;
-    // Only a schema that pages by cursor brings the code to (`CursorPaging`).
+    // The schema brings the cursor code (`CursorPaging`): an app whose schemas do not page by cursor bundles none of it.
     const codec = cursor?.codec as CursorCodec | undefined;
     const sort = codec?.order([...this.state.sort], schema.fields.get(cursor!.key)!) ?? [...this.state.sort];
     const filter: Filter = { type: 'Filter', conditions, params, sort };
