@@ -15,21 +15,13 @@
  *   npx tsx bench/indexes.bench.ts --tosql                 toSql's own cost only
  */
 import { cpus } from 'node:os';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import { check, defineSchema, sqlIndexes, toSql, type Filter, type RelationalTarget, type DocumentTarget, type SqlValue } from '../src/index';
-import { BUILDS, startBuild } from '../test/support/postgres-server';
+import { loadInvoices, openPGlite, openPostgres, type Engine } from './lib/invoices-sql';
 
 const argv = process.argv;
 const ROWS = Number(argv[argv.indexOf('--rows') + 1] || 0) || (argv.includes('--quick') ? 20_000 : 1_000_000);
 const ENGINES = argv.includes('--pglite') ? ['pglite'] : argv.includes('--postgres') ? ['postgres'] : ['postgres', 'pglite'];
 
-interface Engine {
-  readonly label: string;
-  query(text: string, values?: readonly SqlValue[]): Promise<Record<string, unknown>[]>;
-  exec(text: string): Promise<void>;
-  close(): Promise<void>;
-}
 
 const relational: RelationalTarget = {
   table: 'invoices',
@@ -89,29 +81,6 @@ const FILTERS: readonly { query: string; selective: boolean; relational: string;
   },
 ];
 
-/** Deterministic rows made inside Postgres: 1M invoices, 2M lines, the same data in both layouts. */
-const LOAD = `
-  CREATE TABLE invoices (id int PRIMARY KEY, customer_id text, status text, total_amount float8, posted_date timestamptz);
-  INSERT INTO invoices
-    SELECT i, ((i::bigint * 7919) % 10000)::text,
-           (ARRAY['paid', 'paid', 'paid', 'open', 'open', 'paid', 'void', 'paid', 'open', 'draft'])[i % 10 + 1],
-           ((i::bigint * 7919) % 500000) / 100.0,
-           timestamptz '2022-01-01T00:00:00Z' + ((i::bigint * 104729) % (730 * 86400)) * interval '1 second'
-      FROM generate_series(1, ${ROWS}) AS i;
-  CREATE TABLE invoice_lines (id int PRIMARY KEY, invoice_id int, description text, amount float8);
-  -- Invoice v has the lines 2v - 1 and 2v.
-  INSERT INTO invoice_lines
-    SELECT i, (i + 1) / 2, 'Consulting fee ' || (i % 5000), (i % 1000) / 10.0 FROM generate_series(1, ${2 * ROWS}) AS i;
-  CREATE TABLE invoice_docs (id int PRIMARY KEY, doc jsonb);
-  INSERT INTO invoice_docs
-    SELECT v.id, jsonb_build_object('id', v.id::text, 'customerRef', jsonb_build_object('id', v.customer_id), 'status', v.status,
-             'totalAmount', v.total_amount, 'postedDate', to_char(v.posted_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'),
-             'lines', jsonb_build_array(
-               jsonb_build_object('description', 'Consulting fee ' || ((2 * v.id - 1) % 5000), 'amount', ((2 * v.id - 1) % 1000) / 10.0),
-               jsonb_build_object('description', 'Consulting fee ' || ((2 * v.id) % 5000), 'amount', ((2 * v.id) % 1000) / 10.0)))
-      FROM invoices v;
-`;
-
 /**
  * What a Postgres user would index by hand, beside sqlIndexes' indexes. On the relational
  * tables those are what a user would make (a b-tree per column, the child table's
@@ -122,34 +91,6 @@ const HAND_INDEXES = `
   CREATE INDEX hand_doc_total ON invoice_docs (((doc->>'totalAmount')::numeric));
   CREATE INDEX hand_doc_posted ON invoice_docs ((doc->>'postedDate'));
 `;
-
-async function openPostgres(): Promise<Engine & { stop(): Promise<void> }> {
-  // The Postgres 15 build the SQL suites use (npm's, fetched on first use).
-  const server = await startBuild(BUILDS[0]!);
-  const client = new pg.Client({ connectionString: server.url });
-  await client.connect();
-  await client.query('SET jit = off');
-  await client.query('SET max_parallel_workers_per_gather = 0'); // two shared cores: parallel plans only add noise
-  const version = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
-  return {
-    label: `Postgres ${version}`,
-    query: async (text, values) => (await client.query(text, values as unknown[])).rows,
-    exec: async (text) => void (await client.query(text)),
-    close: () => client.end(),
-    stop: () => server.stop(),
-  };
-}
-
-async function openPGlite(): Promise<Engine> {
-  const db = await PGlite.create();
-  const version = (await db.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
-  return {
-    label: `PGlite (Postgres ${version})`,
-    query: async (text, values) => (await db.query<Record<string, unknown>>(text, values as unknown[])).rows,
-    exec: async (text) => void (await db.exec(text)),
-    close: () => db.close(),
-  };
-}
 
 /** How many times each query runs, after one warm-up, its sides interleaved. */
 const ROUNDS = 7;
@@ -195,7 +136,7 @@ async function planOf(engine: Engine, { text, values }: { text: string; values: 
  */
 async function runEngine(engine: Engine): Promise<void> {
   let t0 = performance.now();
-  await engine.exec(LOAD);
+  await engine.exec(loadInvoices(ROWS));
   const load = performance.now() - t0;
   t0 = performance.now();
   const ours = [...sqlIndexes(schema, relational), ...sqlIndexes(schema, typed)];

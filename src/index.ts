@@ -20,6 +20,8 @@ export * from './syntax/ast';
 export { parse, type ParseOptions } from './syntax/parse';
 export {
   PAGING_PARAMS,
+  CURSOR_PARAM,
+  MAX_CURSOR_LENGTH,
   SCALAR_TYPES,
   type ArraySpec,
   type ElementFieldSpec,
@@ -77,13 +79,14 @@ export {
   type SchemaFromJsonSchema,
   type UnmappedProperty,
 } from './schema/json-schema';
-export type { Condition, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './filter/filter';
+export type { After, Condition, CursorValue, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './filter/filter';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
 export { format } from './filter/format';
 export { compile, generatedSource, type CompileOptions, type Predicate } from './eval/compile';
 export { sortItems, type SortOptions } from './eval/sort';
+export { nextCursor, pageItems } from './eval/page';
 export {
   query,
   literal,

@@ -1,10 +1,12 @@
-import { catalog, defineSchema, PAGING_PARAMS, type ParamSpec, type Schema, type SchemaSpec } from 'qsfilter';
+import { catalog, CURSOR_PARAM, defineSchema, PAGING_PARAMS, type ParamSpec, type Schema, type SchemaSpec } from 'qsfilter';
 
 /** The name of a collection, which is also its path. */
 export type Resource = keyof typeof catalog;
 
 /**
- * The schema the server checks a collection's queries with: the catalog's, with the
+ * The schema the server checks a collection's queries with: the catalog's, paging by
+ * cursor too where its items have a unique sortable `id` (invoices, vendors, deposits,
+ * bills: the catalog's schemas describe the API, which pages by offset only), with the
  * connection parameters required where the collection has them, as the API requires
  * them. The catalog cannot require them (the API also takes a `connectionUuid` instead,
  * and reference §1's examples send neither); this server requires the API document's
@@ -14,12 +16,16 @@ export type Resource = keyof typeof catalog;
  */
 function serverSchema(schema: Schema): Schema {
   const params = schema.spec.params;
-  if (params === undefined || Array.isArray(params) || !Object.hasOwn(params, 'businessName')) return schema;
+  // Cursor paging (`after`) beside `offset`, by `id` where the items have a unique, sortable one.
+  const paging = schema.spec.paging !== undefined && schema.fields.get('id')?.sortable === true ? { ...schema.spec.paging, cursor: { key: 'id' } } : schema.spec.paging;
+  if (params === undefined || Array.isArray(params) || !Object.hasOwn(params, 'businessName')) {
+    return paging === schema.spec.paging || paging === undefined ? schema : defineSchema({ ...(schema.spec as SchemaSpec), paging });
+  }
   const required: Record<string, ParamSpec> = {};
   for (const [name, spec] of Object.entries(params as Readonly<Record<string, ParamSpec>>)) {
     required[name] = CONNECTION.includes(name) ? { type: 'string', required: true } : spec;
   }
-  return defineSchema({ ...(schema.spec as SchemaSpec), params: required });
+  return defineSchema({ ...(schema.spec as SchemaSpec), params: required, ...(paging === undefined ? {} : { paging }) });
 }
 
 /** The parameters that name the connection whose data a request reads. */
@@ -51,6 +57,6 @@ export const RESOLVED_PARAMS = ['connectionUuid', 'businessNameOrUuid'] as const
  */
 export function selectorParams(resource: Resource): string[] {
   const schema = collections[resource];
-  const other = new Set<string>([...PAGING_PARAMS, ...PERIOD_PARAMS, ...RESOLVED_PARAMS, schema.sortParam]);
+  const other = new Set<string>([...PAGING_PARAMS, CURSOR_PARAM, ...PERIOD_PARAMS, ...RESOLVED_PARAMS, schema.sortParam]);
   return [...schema.params].filter((p) => !other.has(p));
 }

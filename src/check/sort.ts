@@ -62,3 +62,4 @@ function notSortableHint(schema: Schema, path: string, field: Field | undefined,
   if (id !== undefined) return id.sortable ? `Sort by its id: ${id.path}.` : `An object sorts only by its id, and this one does not sort. ${listed}`;
   return `A list has many values for one item, so nothing sorts by it. ${listed}`;
 }
+

@@ -12,6 +12,7 @@ import { conditionOf } from '../filter/condition';
 import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
 import { checkRequest } from './request';
 import { checkSort, sortExample } from './sort';
+import type { CursorCodec, CursorRequest } from '../filter/cursor';
 import { resolveLimits } from '../input/limits';
 import { closest } from './suggest';
 import { dateValue, numberValue, OR_HINT } from './values';
@@ -61,17 +62,18 @@ export function validate(ast: FilterAst, schema: Schema, options?: ValidateOptio
  * AST; `check` adds those that parsed and the problems of those that did not, so that
  * every problem of a query comes out, in query order.
  */
-export class FilterBuilder {
-  private readonly errors: Diagnostic[] = [];
+export class FilterBuilder implements CursorRequest {
+  // Not private: the cursor codec's check reads them, and sets `sort` (`CursorRequest`).
+  readonly errors: Diagnostic[] = [];
   /** Problems counted past `maxDiagnostics` and not kept: no more can be listed. */
   private omitted = 0;
-  private readonly conditions: Condition[] = [];
-  private sort: SortField[] = [];
+  readonly conditions: Condition[] = [];
+  sort: SortField[] = [];
   private readonly passThrough: ReadonlySet<string> | undefined;
-  private readonly params: PassThroughParams;
+  readonly params: PassThroughParams;
 
   constructor(
-    private readonly schema: Schema,
+    readonly schema: Schema,
     params: PassThroughParams,
     passThrough?: ParseOptions['params'],
     private readonly maxDiagnostics = MAX_DIAGNOSTICS,
@@ -152,7 +154,10 @@ export class FilterBuilder {
    * the request parameters come last. `caseInsensitive`, when given, is carried by the filter (`check`'s option).
    */
   result(caseInsensitive?: boolean): Result<Filter> {
-    const page = checkRequest(this.schema, this.params, this.errors);
+    let page = checkRequest(this.schema, this.params, this.errors);
+    const cursor = this.schema.paging?.cursor;
+    // The schema brings the cursor code (`CursorPaging`): an app whose schemas do not page by cursor bundles none of it.
+    if (cursor !== undefined) page = (cursor.codec as CursorCodec).check(this, page!, caseInsensitive);
     this.trim();
     if (this.omitted > 0) {
       return { ok: false, errors: capDiagnostics([...this.errors, omission(this.omitted, this.maxDiagnostics)], this.maxDiagnostics) };

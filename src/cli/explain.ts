@@ -40,7 +40,8 @@ function sortPhrase(field: SortField): string {
   return `${field.key}, ${SORT_WORDS[field.type][field.direction]}`;
 }
 
-function pagePhrase({ limit, offset }: Page): string {
+function pagePhrase({ limit, offset, after }: Page): string {
+  if (after !== undefined) return `Page: ${limit} item${limit === 1 ? '' : 's'} after the cursor, in this order.`;
   // In BigInt: an offset may be 2^53 - 1, past which doubles skip odd numbers.
   const first = BigInt(offset) + 1n;
   const last = BigInt(offset) + BigInt(limit);

@@ -1,8 +1,9 @@
 import type { DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
 import { conditionOf } from '../filter/condition';
 import { formatChecked } from '../filter/format';
+import type { CursorCodec } from '../filter/cursor';
 import { DATE_PROBLEMS, type DateRange, formatDate, instantOf, readDate } from '../values/date';
-import { sortableFields, type Field, type FieldValueTypes, type InferFields, type InferParams, type InferSortable, type PagingSpec, type Schema, type SchemaSpec } from '../schema/define';
+import { CURSOR_PARAM, sortableFields, type Field, type FieldValueTypes, type InferFields, type InferParams, type InferSortable, type PagingSpec, type Schema, type SchemaSpec } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '../syntax/ast';
 import { formatNumber } from '../values/number';
 import { expectSchema } from '../schema/guard';
@@ -83,6 +84,11 @@ export interface Query<S extends SchemaSpec = SchemaSpec> {
   limit(count: Paged<S, number>): Query<S>;
   /** How many matches to skip: a whole number, 0 or more. */
   offset(count: Paged<S, number>): Query<S>;
+  /**
+   * The page after a cursor (`after`, reference §9): the `nextCursor` the server sent
+   * with the previous page of this same query. Only with cursor paging, never with `offset`.
+   */
+  after(cursor: Paged<S, string>): Query<S>;
   /** Sets a declared request parameter (`businessName`, `startDate`…), replacing an earlier value. */
   param<N extends ParamNameOf<S>>(name: N, value: ParamValueOf<S, N>): Query<S>;
   /** The canonical query string, to append after `?`: what `format(this.toFilter())` prints. */
@@ -116,6 +122,7 @@ interface State {
   readonly params: Readonly<Record<string, string>>;
   readonly limit?: number;
   readonly offset?: number;
+  readonly after?: string;
 }
 
 class QueryBuilder {
@@ -160,8 +167,17 @@ class QueryBuilder {
   }
 
   offset(count: unknown): QueryBuilder {
-    this.paging('offset');
-    return this.with({ offset: whole(count, 0, Number.MAX_SAFE_INTEGER, `offset(${shown(count)})`) });
+    const call = `offset(${shown(count)})`;
+    this.paging(call, this.state.after);
+    return this.with({ offset: whole(count, 0, Number.MAX_SAFE_INTEGER, call) });
+  }
+
+  after(cursor: unknown): QueryBuilder {
+    // A cursor is opaque and may be long: the message does not repeat it.
+    if (this.paging('after(…)', this.state.offset).cursor === undefined || typeof cursor !== 'string' || cursor === '') {
+      throw new TypeError('after(…): takes a cursor, on a schema that pages by cursor.');
+    }
+    return this.with({ after: cursor });
   }
 
   param(name: unknown, value: unknown): QueryBuilder {
@@ -183,16 +199,23 @@ class QueryBuilder {
   }
 
   toFilter(): Filter {
-    const { schema, wheres, sort, limit, offset } = this.state;
+    const { schema, wheres, limit, offset, after } = this.state;
     const conditions = wheres.map(({ field, tests }) => conditionOf(field, field.path, [...tests]));
     // Request parameters as sent: the sort and the page are among them, as check keeps them.
     const params: Record<string, string> = { ...this.state.params };
-    if (sort.length > 0) params[schema.sortParam] = sort.map((s) => (s.direction === 'desc' ? `-${s.key}` : s.key)).join(',');
+    if (this.state.sort.length > 0) params[schema.sortParam] = this.state.sort.map((s) => (s.direction === 'desc' ? `-${s.key}` : s.key)).join(',');
     if (limit !== undefined) params.limit = String(limit);
     if (offset !== undefined) params.offset = String(offset);
-    const filter: Filter = { type: 'Filter', conditions, params, sort: [...sort] };
+    if (after !== undefined) params[CURSOR_PARAM] = after;
+    const cursor = schema.paging?.cursor;
+    // The schema brings the cursor code (`CursorPaging`): an app whose schemas do not page by cursor bundles none of it.
+    const codec = cursor?.codec as CursorCodec | undefined;
+    const sort = codec?.order([...this.state.sort], schema.fields.get(cursor!.key)!) ?? [...this.state.sort];
+    const filter: Filter = { type: 'Filter', conditions, params, sort };
     if (schema.paging === undefined) return filter;
-    return { ...filter, page: { limit: limit ?? schema.paging.defaultLimit, offset: offset ?? 0 } };
+    const page = { limit: limit ?? schema.paging.defaultLimit, offset: offset ?? 0 };
+    // As check reads it: a cursor of another query (its filter or sort since changed) is no page of this one.
+    return { ...filter, page: after === undefined ? page : { ...page, after: codec!.expect(after, filter, cursor!.key) } };
   }
 
   toString(): string {
@@ -213,9 +236,11 @@ class QueryBuilder {
     );
   }
 
-  private paging(method: string): NonNullable<Schema['paging']> {
+  /** The schema's paging; `other` is the page already set the other way (`offset` or `after`): a query pages by one. */
+  private paging(method: string, other?: unknown): NonNullable<Schema['paging']> {
     const paging = this.state.schema.paging;
     if (paging === undefined) throw new TypeError(`${method}: this schema does not page its results (it has no "paging").`);
+    if (other !== undefined) throw new TypeError(`${method}: a query pages by offset or by cursor (after), not both.`);
     return paging;
   }
 }

@@ -23,6 +23,7 @@ export const DIAGNOSTIC_CODES = [
   'NOT_SORTABLE',
   'INVALID_SORT',
   'INVALID_PAGING',
+  'INVALID_CURSOR',
   'MISSING_PARAMETER',
 ] as const;
 

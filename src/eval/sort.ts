@@ -52,17 +52,17 @@ export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort' | 
 const SORT_OPTIONS = ['caseInsensitive'];
 
 /** A value to sort by: a number (numbers, dates as instants), a string (text, ids), or `undefined` when missing. */
-type Key = number | string | undefined;
+export type Key = number | string | undefined;
 
 /** Missing keys last in both directions; otherwise the key order, reversed for descending. */
-function compareKeys(a: Key, b: Key, sign: number): number {
+export function compareKeys(a: Key, b: Key, sign: number): number {
   if (a === undefined) return b === undefined ? 0 : 1;
   if (b === undefined) return -1;
   return sign * (typeof a === 'number' ? (a as number) - (b as number) : compareCodePoints(a, b as string));
 }
 
 /** The key of one item for one sort field, as the filters read values (reference §5). */
-function sortKey(item: unknown, field: SortField, fold: boolean): Key {
+export function sortKey(item: unknown, field: SortField, fold: boolean): Key {
   let value: unknown = item;
   try {
     for (const name of field.path) value = own(value, name);

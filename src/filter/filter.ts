@@ -54,10 +54,23 @@ export interface SortField {
   readonly type: FieldType;
 }
 
-/** The page of matches to return (reference §9), defaults applied. */
+/** A sort-key value in a cursor: a number (numbers, dates as instants), a string (text and ids, folded with `caseInsensitive`), or `null` for a missing value. */
+export type CursorValue = number | string | null;
+
+/** Where a cursor page starts (reference §9): after the item whose sort keys were `values`. */
+export interface After {
+  /** One per key of the filter's sort, tie-breaker included, as `sortItems` reads them. */
+  readonly values: readonly CursorValue[];
+  /** The schema's cursor key, the unique field that ends the sort. */
+  readonly key: string;
+}
+
+/** The page of matches to return (reference §9), defaults applied: `offset` is 0 with `after`. */
 export interface Page {
   readonly limit: number;
   readonly offset: number;
+  /** Set when the request sent a cursor (`after`): the page holds the items after it. */
+  readonly after?: After;
 }
 
 /**

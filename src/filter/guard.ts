@@ -3,8 +3,9 @@ import type { SCALAR_TYPES } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
 import { expectAst } from '../syntax/guard';
 import { isFieldName } from '../syntax/path';
-import { MAX_MS, MIN_MS } from '../values/date';
+import { isInstant } from '../values/date';
 import type { Condition, Filter, SortField } from './filter';
+import { fits } from './cursor';
 
 /** The types a condition can have: those of `FieldType` (written out, not spread, as `OPERATORS` is). */
 const CONDITION_TYPES = ['number', 'string', 'date', 'id'] as const satisfies readonly [...typeof SCALAR_TYPES, 'id'];
@@ -48,6 +49,7 @@ export function expectFilter(fn: string, filter: unknown): asserts filter is Fil
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') {
     wrongArgument(fn, 'the "caseInsensitive" of the filter', 'true, false or absent', caseInsensitive);
   }
+  if (filter.page !== undefined) expectPage(fn, filter.page, Array.isArray(filter.sort) ? (filter.sort as SortField[]) : []);
   for (const [index, condition] of (filter.conditions as unknown[]).entries()) {
     const { key, type, path, array, tests } = isObject(condition) ? condition : {};
     const name = typeof key === 'string' ? `the condition on ${JSON.stringify(key)}` : `condition ${index}`;
@@ -64,8 +66,27 @@ export function expectFilter(fn: string, filter: unknown): asserts filter is Fil
   }
 }
 
+/**
+ * Checks the page of a filter given to `fn` (every back end, through `expectFilter`): a whole `limit` of at
+ * least 1, a whole `offset` of at least 0, and an `after`, if any, with one value per sort
+ * key, each of its key's type (`CursorValue`), and the cursor key among the sort keys.
+ */
+function expectPage(fn: string, page: unknown, sort: readonly SortField[]): asserts page is NonNullable<Filter['page']> {
+  if (!isObject(page)) wrongArgument(fn, 'the "page" of the filter', '{ limit, offset, after? }', page);
+  if (!Number.isSafeInteger(page.limit) || (page.limit as number) < 1) wrongArgument(fn, 'the "limit" of the page', 'a whole number of at least 1', page.limit);
+  if (!Number.isSafeInteger(page.offset) || (page.offset as number) < 0) wrongArgument(fn, 'the "offset" of the page', 'a whole number of at least 0', page.offset);
+  const after = page.after;
+  if (after === undefined) return;
+  if (!isObject(after) || !Array.isArray(after.values) || typeof after.key !== 'string') wrongArgument(fn, 'the "after" of the page', '{ values, key }, as check makes it', after);
+  const values = after.values as unknown[];
+  if (values.length !== sort.length) wrongArgument(fn, 'the values of "after"', `one per sort key (${sort.length})`, values);
+  for (const [i, field] of sort.entries()) {
+    if (!fits(values[i], field)) wrongArgument(fn, `the value of "after" for the sort key ${JSON.stringify(field.key)}`, `a value of type ${field.type}, or null`, values[i]);
+  }
+  if (!sort.some((field) => field.key === after.key)) wrongArgument(fn, 'the "key" of "after"', 'the cursor key, one of the sort keys', after.key);
+}
+
 const isOperator = (op: unknown): boolean => (OPERATORS as readonly unknown[]).includes(op);
-const isInstant = (t: unknown): boolean => Number.isSafeInteger(t) && (t as number) >= MIN_MS && (t as number) <= MAX_MS;
 
 const NUMBER_TEST = {
   valid: (t: unknown): boolean => isObject(t) && isOperator(t.op) && typeof t.value === 'number' && Number.isFinite(t.value),

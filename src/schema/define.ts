@@ -47,6 +47,12 @@ export interface PagingSpec {
   readonly defaultLimit?: number;
   /** The largest `limit` a request may ask for; 500 by default (the API's). */
   readonly maxLimit?: number;
+  /**
+   * Cursor (keyset) paging (reference §9): `key` names a unique, sortable scalar field
+   * (`'id'`, or a ref's `'customerRef.id'`). It adds the request parameter `after`, and
+   * every sort then ends with `key` ascending, so that the order is total.
+   */
+  readonly cursor?: { readonly key: string };
 }
 
 /** What `defineSchema` takes: the filterable fields, the request parameters, paging and sorting. */
@@ -94,10 +100,34 @@ export interface RequestParam {
 export interface Paging {
   readonly defaultLimit: number;
   readonly maxLimit: number;
+  /** Set with cursor paging: the unique sortable field that ends every sort, and the code that pages by it. */
+  readonly cursor?: CursorPaging;
 }
 
-/** The names of the paging parameters (reference §9). */
+/**
+ * Cursor paging of a schema (reference §9): its key, and the code that reads and checks
+ * cursors (`CursorCodec`, `filter/cursor.ts`), which `defineSchema` gives the schema. The
+ * schema carries it, rather than `check` and the client importing it, so that only an
+ * app whose schemas page by cursor bundles it: a browser pre-check with a catalog schema
+ * does not pay for it (test/client/bundle.test.ts). Typed `object` here: schemas sit
+ * below the Filter types the codec is written in.
+ */
+export interface CursorPaging {
+  readonly key: string;
+  readonly codec: object;
+}
+
+/** The names of the paging parameters (reference §9); `after` too with cursor paging (`CURSOR_PARAM`). */
 export const PAGING_PARAMS = ['limit', 'offset'] as const;
+
+/** The request parameter that holds a cursor, with cursor paging (reference §9). */
+export const CURSOR_PARAM = 'after';
+
+/**
+ * The longest `after` token read (reference §7): longer ones are `INVALID_CURSOR` before
+ * any decoding. A cursor holds one value per sort key; 4 KiB leaves room for long text keys.
+ */
+export const MAX_CURSOR_LENGTH = 4096;
 
 /**
  * A checked schema. `S` keeps the spec's literal type, from which `InferFields` and
@@ -241,10 +271,27 @@ export function sortableFields(schema: Schema): Field[] {
   return [...schema.fields.values()].filter((f) => f.sortable);
 }
 
-/** Paging with its defaults filled in: the API's page sizes. */
+/** Paging with its defaults filled in: the API's page sizes. A cursor is added by `withCursor`. */
 function pagingOf(spec: PagingSpec): Paging {
   const defaultLimit = spec.defaultLimit ?? API_PAGING.defaultLimit;
   return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(API_PAGING.maxLimit, defaultLimit) };
+}
+
+/**
+ * The schema of `indexSpec` with the cursor paging of its spec, if any (reference §9):
+ * the request parameter `after`, and `paging.cursor` with the codec that reads cursors
+ * (`CursorPaging`). Apart from `indexSpec`, so that the catalog's schemas, which have no
+ * cursor, do not bring it to a bundle: only `defineSchema` calls it.
+ */
+export function withCursor<S extends SchemaSpec>(schema: Schema<S>, codec: object): Schema<S> {
+  const cursor: unknown = schema.spec.paging?.cursor;
+  if (cursor === undefined) return schema;
+  // `{ key }`, where the key is a sortable scalar field (a ref id counts): every sort ends with it.
+  const given: { key?: unknown } = typeof cursor === 'object' && cursor !== null ? cursor : {};
+  onlyKnown(given, ['key'], 'paging "cursor"');
+  const field = typeof given.key === 'string' ? schema.fields.get(given.key) : undefined;
+  if (!field?.sortable || field.array !== undefined) fail(`paging "cursor" must be { key: a unique sortable field }, not ${JSON.stringify(cursor)}`);
+  return Object.freeze({ ...schema, params: new Set([...schema.params, CURSOR_PARAM]), paging: { ...schema.paging!, cursor: { key: field.path, codec } } });
 }
 
 /** The API's page sizes, the defaults of `paging`: 100 items when `limit` is not sent, at most 500. */
@@ -265,7 +312,7 @@ export function checkSpec(spec: unknown): asserts spec is SchemaSpec {
   if (typeof sortParam !== 'string' || !isParamName(sortParam)) fail(`"sortParam" must be a parameter name, not ${JSON.stringify(sortParam)}`);
   if (given.paging !== undefined) checkPaging(given.paging);
   const requestParams = checkParams(given.params);
-  const paging = given.paging === undefined ? [] : PAGING_PARAMS;
+  const paging: readonly string[] = given.paging === undefined ? [] : (given.paging as PagingSpec).cursor === undefined ? PAGING_PARAMS : [...PAGING_PARAMS, CURSOR_PARAM];
   for (const name of [...requestParams, sortParam, ...paging]) {
     if (Object.hasOwn(fieldSpecs, name.split('.')[0]!)) fail(`"${name}" is both a field and a request parameter`);
   }
@@ -301,10 +348,10 @@ function checkParams(spec: unknown): string[] {
 }
 
 function checkPaging(spec: unknown): void {
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) fail('"paging" must be an object: { defaultLimit?, maxLimit? }');
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) fail('"paging" must be an object: { defaultLimit?, maxLimit?, cursor? }');
   onlyKnown(spec, PAGING_KEYS, '"paging"');
   const given = spec as { defaultLimit?: unknown; maxLimit?: unknown };
-  for (const name of PAGING_KEYS) {
+  for (const name of LIMIT_KEYS) {
     const value = given[name];
     if (value !== undefined && (!Number.isSafeInteger(value) || (value as number) < 1)) {
       fail(`paging "${name}" must be a positive integer, not ${JSON.stringify(value)}`);
@@ -346,7 +393,8 @@ const SPEC_KEYS = ['fields', 'params', 'paging', 'sortParam'];
 const FIELD_KEYS = ['type', 'removed', 'sortable'];
 const ARRAY_KEYS = ['type', 'of', 'removed', 'sortable'];
 const PARAM_KEYS = ['type', 'required'];
-const PAGING_KEYS = ['defaultLimit', 'maxLimit'] as const;
+const LIMIT_KEYS = ['defaultLimit', 'maxLimit'] as const;
+const PAGING_KEYS = ['defaultLimit', 'maxLimit', 'cursor'];
 
 /**
  * A misspelt property would be ignored without a word: `remved: '…'` would leave a

@@ -3,7 +3,7 @@ import { ownOptions, wrongArgument } from '../arguments/arguments';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
 import { PROBLEM_CONTENT_TYPE } from '../diagnostics/problem';
 import { OPERATORS, type Operator } from '../syntax/ast';
-import type { Field, FieldType, ParamType, RequestParam, Schema } from './define';
+import { CURSOR_PARAM, MAX_CURSOR_LENGTH, type Field, type FieldType, type ParamType, type RequestParam, type Schema } from './define';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -77,6 +77,15 @@ export function openApiParameters(schema: Schema, options?: OpenApiOptions): Ope
         schema: { type: 'integer', minimum: 0, default: 0 },
       },
     );
+    if (schema.paging.cursor !== undefined) {
+      parameters.push({
+        name: CURSOR_PARAM,
+        in: 'query',
+        description: `The page after a cursor: the nextCursor of the previous page of the same query (filter and sort unchanged), an opaque base64url text; not with offset. The items are in the query's order, then by ${schema.paging.cursor.key}.`,
+        required: false,
+        schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: MAX_CURSOR_LENGTH },
+      });
+    }
   }
   // The shared templates (FORM_LIST, PARAM_SCHEMAS, OPERATORS) are copied out: a tool that
   // edits a document in place must not change the next document, nor the operators.

@@ -47,6 +47,8 @@ export function sqlIndexes(schema: Schema, target: SqlTarget, options?: IndexOpt
   const text = textComparison(options, undefined);
   const fields = [...schema.fields.values()].filter((field) => field.removed === undefined);
   const indexes = 'document' in target ? documentIndexes(target, fields, text) : relationalIndexes(target, fields, text);
+  const cursor = schema.paging?.cursor === undefined ? undefined : schema.fields.get(schema.paging.cursor.key);
+  if (cursor !== undefined) indexes.push(...cursorIndexes(target, fields, cursor, text));
   // One statement per table and expression: a sort key is often a filter's expression too.
   const statements = new Map<string, string>();
   for (const { table, name, expression, method } of indexes) {
@@ -98,8 +100,31 @@ function relationalIndexes(target: RelationalTarget, fields: readonly Field[], t
   for (const field of fields.filter((f) => f.sortable)) {
     indexes.push({ table, name: nameOf(field, text, '_sort'), expression: element(sortKey(unqualified, { key: field.path, path: field.names, type: field.type }, text)) });
   }
-  // Cursor paging (reference §14.2) adds here, per sort it serves, one index on the
-  // sort keys followed by the cursor key.
+  return indexes;
+}
+
+/**
+ * With cursor paging (reference §14.2), every sort ends with the cursor key: an index on
+ * each sortable field's key followed by the cursor key's, ascending and descending (the
+ * cursor key ascending in both, as the sort has it), so that a page after a cursor is an
+ * index range, not a scan of the pages before it. The cursor key's own sort index
+ * serves the sort without `orderBy`.
+ */
+function cursorIndexes(target: SqlTarget, fields: readonly Field[], cursor: Field, text: TextComparison): Index[] {
+  const { table: _, ...unqualified } = target;
+  const keyOf = (field: Field) => {
+    const key = { key: field.path, path: field.names, type: field.type };
+    return element(sortKey(unqualified as SqlTarget, key, text));
+  };
+  const last = keyOf(cursor);
+  const indexes: Index[] = [{ table: target.table!, name: nameOf(cursor, text, '_sort'), expression: last }];
+  for (const field of fields.filter((f) => f.sortable && f !== cursor)) {
+    const first = keyOf(field);
+    indexes.push(
+      { table: target.table!, name: nameOf(field, text, '_cursor'), expression: `${first}, ${last}` },
+      { table: target.table!, name: nameOf(field, text, '_cursor_desc'), expression: `${first} DESC NULLS LAST, ${last}` },
+    );
+  }
   return indexes;
 }
 
@@ -140,8 +165,6 @@ function documentIndexes(target: DocumentTarget, fields: readonly Field[], text:
       indexes.push({ table, name: nameOf(field, text, '_sort'), expression: element(typedValue(document, field.names, field.type, text)) });
     }
   }
-  // Cursor paging (reference §14.2) adds here, per sort it serves, one index on the
-  // sort keys followed by the cursor key.
   return indexes;
 }
 

@@ -81,7 +81,7 @@ function documentKey(target: DocumentTarget, field: Pick<SortField, 'path' | 'ty
  * `(e + 1075) · 2^53 + units`, the units rounded and carried into the next binade at 2^53. A |n| at most 2^-1075 rounds to 0; from
  * 2^1024 − 2^970 on, to infinity.
  */
-function doubleRank(n: string): string {
+export function doubleRank(n: string): string {
   // Each step is its own subquery behind OFFSET 0, which keeps the planner from pasting
   // a step's expression into every reference to it: flattened, the steps multiply
   // (a hundred times slower, measured on PGlite).

@@ -2,6 +2,7 @@ import { expectFilter, expectSort } from '../filter/guard';
 import { ownCopy, ownField, ownOptions, wrongArgument } from '../arguments/arguments';
 import type { CaseOptions, Filter } from '../filter/filter';
 import { documentCondition, type DocumentTarget } from './document';
+import { keysetPredicate } from './keyset';
 import { orderBy } from './order';
 import { typedCondition } from './typed';
 import { numbered, Parameters, templated, type SqlValue } from './parameters';
@@ -116,6 +117,9 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
         : documentCondition(target, condition, text, params)
       : relationalCondition(target, condition, text, params),
   );
+  // A cursor page: the rows after the cursor, in the order below (its keys end with the cursor key).
+  const after = filter.page?.after;
+  if (after !== undefined) conditions.push(keysetPredicate(filter.sort, after.values, target, text, params));
   return {
     text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`,
     values: params.values,

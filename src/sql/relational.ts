@@ -140,7 +140,7 @@ const YEAR_ONE = -62_135_596_800_000;
  * An instant (epoch ms, years 0000 to 10000) as `timestamptz` input: ISO 8601 in UTC.
  * Postgres has no year 0: the astronomical year 0 is 1 BC, the same calendar year.
  */
-function timestamptz(ms: number): string {
+export function timestamptz(ms: number): string {
   const iso = new Date(ms).toISOString();
   if (ms < YEAR_ONE) return `0001${iso.slice(4)} BC`;
   return iso.startsWith('+') ? iso.slice(2) : iso;

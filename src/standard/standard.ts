@@ -3,8 +3,9 @@ import type { Diagnostic, Result } from '../diagnostics/diagnostic';
 import type { Filter } from '../filter/filter';
 import type { QueryInput } from '../input/decode';
 import * as core from '../schema/catalog';
-import { checkSpec, indexSpec, ownCopy, type Schema, type SchemaSpec } from '../schema/define';
+import { checkSpec, indexSpec, ownCopy, withCursor, type Schema, type SchemaSpec } from '../schema/define';
 import { expectSchema } from '../schema/guard';
+import { CURSOR_CODEC } from '../check/cursor';
 
 /**
  * One problem of a query as a Standard Schema issue: the diagnostic itself (its `code`,
@@ -115,7 +116,8 @@ function toIssue(d: Diagnostic): StandardIssue {
  */
 export function defineSchema<const S extends SchemaSpec>(spec: S): StandardSchema<S> {
   checkSpec(ownCopy(spec));
-  return faced(indexSpec(spec));
+  // Cursor paging's code goes with the schemas that page by cursor (`CursorPaging`).
+  return faced(withCursor(indexSpec(spec), CURSOR_CODEC));
 }
 
 // The catalog as the entries export it: each resource of `schema/catalog.ts` (see there

@@ -45,6 +45,9 @@ export const DAY_MS = 86_400_000;
 export const MIN_MS = /* @__PURE__ */ startOfDay(0, 1, 1);
 export const MAX_MS = /* @__PURE__ */ startOfDay(10000, 1, 1);
 
+/** Whether `t` is an instant a date can denote, in milliseconds: what `check` makes of a date, and a cursor holds. */
+export const isInstant = (t: unknown): t is number => Number.isSafeInteger(t) && (t as number) >= MIN_MS && (t as number) <= MAX_MS;
+
 /** Reads a date or date-time in the syntax of reference §4. */
 export function readDate(text: string): DateRange | DateProblem {
   const start = scanDate(text, false);

@@ -143,3 +143,15 @@ describe('explainOrder', () => {
     expect(result.ok && explainOrder(result.value)).toEqual([]);
   });
 });
+
+describe('a cursor page', () => {
+  it('says the page comes after the cursor, not from an offset', async () => {
+    const { nextCursor } = await import('../../src/index');
+    const paged = defineSchema({ fields: { id: { type: 'string', sortable: true } }, paging: { defaultLimit: 2, cursor: { key: 'id' } } });
+    const first = check('', paged);
+    if (!first.ok) throw new Error('invalid');
+    const next = check(`after=${nextCursor(first.value, { id: 'b' })}`, paged);
+    if (!next.ok) throw new Error('invalid');
+    expect(explainOrder(next.value)).toEqual(['Sorted by id, in code point order; items without a value come last.', 'Page: 2 items after the cursor, in this order.']);
+  });
+});

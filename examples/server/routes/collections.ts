@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { check, defineSchema, query, type Filter, type Schema } from 'qsfilter';
+import { check, defineSchema, nextCursor, query, type Filter, type Schema } from 'qsfilter';
 // The plugin's types: config.filter on a route, and request.filter in its handler.
 import type {} from 'qsfilter/fastify';
 import { collections, RESOLVED_PARAMS, selectorParams, type Resource } from '../resources';
@@ -13,7 +13,8 @@ import { MAX_NAME_LENGTH } from './businesses';
  * the handler runs, and a bad query is a 400 problem. The handler answers one page of
  * the matches in the order asked for, shaped as the API's: `{ data, pagination: {
  * offset, limit, count }, meta }`, where `count` is the number of all matches and `meta`
- * the parameters that selected them.
+ * the parameters that selected them. Where the schema pages by cursor, `after` may
+ * stand for `offset`, and a full page's `pagination.nextCursor` is the next page's `after`.
  */
 export function collectionRoutes(app: FastifyInstance, store: Store): void {
   for (const resource of Object.keys(collections) as Resource[]) {
@@ -28,7 +29,10 @@ export function collectionRoutes(app: FastifyInstance, store: Store): void {
       const page = request.filter.page!;
       const filter = await resolve(store, withPeriod(request.filter, schema), select);
       const { data, count } = filter === undefined ? { data: [], count: 0 } : await store.find(resource, { filter, select: select as Selector, page });
-      return { data, pagination: { offset: page.offset, limit: page.limit, count }, meta };
+      // With cursor paging, a full page carries the cursor of the next one: the client sends it back as after.
+      const last = schema.paging?.cursor !== undefined && data.length === page.limit ? data.at(-1) : undefined;
+      const next = last === undefined ? {} : { nextCursor: nextCursor(request.filter, last) };
+      return { data, pagination: { offset: page.offset, limit: page.limit, count, ...next }, meta };
     });
   }
 }

@@ -70,6 +70,7 @@ const PAGE_SCHEMA = {
         offset: { type: 'integer', minimum: 0 },
         limit: { type: 'integer', minimum: 1 },
         count: { type: 'integer', minimum: 0, description: 'How many items match, on every page.' },
+        nextCursor: { type: 'string', description: 'Where the collection pages by cursor, on a full page: the after of the next page.' },
       },
     },
     meta: { type: 'object', description: 'The request parameters that selected the items (the connection, the report).', additionalProperties: { type: 'string' } },

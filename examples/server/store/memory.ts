@@ -1,4 +1,4 @@
-import { compile, sortItems } from 'qsfilter';
+import { compile, pageItems, sortItems } from 'qsfilter';
 import type { Resource } from '../resources';
 import { UNIQUE_KEYS, type FindQuery, type FindResult, type Item, type Selector, type Store } from './store';
 
@@ -19,6 +19,8 @@ export class MemoryStore implements Store {
     const selected = selects(select);
     const found = this.#list(resource).filter((item) => selected(item) && matches(item));
     // sortItems is stable: equal keys keep the storage order, as the Postgres store's tie-breaker does.
+    // A cursor page: the items after the cursor, as pageItems cuts them (the SQL store's keyset predicate).
+    if (filter?.page?.after !== undefined) return Promise.resolve({ data: pageItems(found, { ...filter, page: { ...filter.page, limit: page.limit } }), count: found.length });
     const ordered = filter === undefined ? found : sortItems(found, filter);
     return Promise.resolve({ data: ordered.slice(page.offset, page.offset + page.limit), count: found.length });
   }

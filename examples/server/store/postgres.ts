@@ -127,7 +127,13 @@ export class PostgresStore implements Store {
       `SELECT i.body, count(*) OVER ()::int AS total FROM ${TABLE} i WHERE ${where} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...values, page.limit, page.offset],
     );
-    if (rows.length > 0) return { data: rows.map((r) => r.body), count: rows[0]!.total };
+    // A cursor page's WHERE holds the keyset predicate: its window counts the matches from the cursor on, not all.
+    if (rows.length > 0 && filter?.page?.after === undefined) return { data: rows.map((r) => r.body), count: rows[0]!.total };
+    if (rows.length > 0) {
+      const { after: _, ...whole } = filter!.page!;
+      const all = await this.#find(resource, { filter: { ...filter!, page: whole }, ...(select && { select }), page: { limit: 0, offset: 0 } });
+      return { data: rows.map((r) => r.body), count: all.count };
+    }
     // No row to carry the window count (limit=0, or an offset past the end): count apart.
     const counted = await this.#db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${TABLE} i WHERE ${where}`, values);
     return { data: [], count: counted.rows[0]!.total };

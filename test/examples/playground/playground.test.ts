@@ -84,7 +84,7 @@ describe.skipIf(noChromium !== undefined)('the playground page', () => {
     expect(await page.locator('#rows table tr').count()).toBe(6); // a header and limit=5 rows
     expect(await page.locator('#explanation li').allTextContents()).toEqual([
       'totalAmount is at least 100 and at most 2000',
-      'Sorted by totalAmount, largest first; items without a value come last.',
+      'Sorted by totalAmount, largest first, then by id, in code point order; items without a value come last.',
       'Page: 5 items from offset 0 (matches 1 to 5).',
     ]);
     expect(await page.textContent('#canonical')).toBe('businessName=Acme%20%26%20Sons&serviceName=quickbooks&orderBy=-totalAmount&limit=5&totalAmount=gte:100;lte:2000');

@@ -188,7 +188,7 @@ describe('paging', () => {
   it('gives 100 items from offset 0 by default, and the total count', async () => {
     const page = await getPage(server, `/invoices?${ACME}`);
     expect(page.data).toHaveLength(100);
-    expect(page.pagination).toEqual({ offset: 0, limit: 100, count: acme('invoices').length });
+    expect(page.pagination).toEqual({ offset: 0, limit: 100, count: acme('invoices').length, nextCursor: expect.any(String) });
     expect(ids(page.data as Row[])).toEqual(ids(acme('invoices').slice(0, 100)));
   });
 
@@ -198,7 +198,7 @@ describe('paging', () => {
     const everything = await getPage<Row>(server, `/invoices?${ACME}&limit=500`);
     expect(everything.data).toHaveLength(acme('invoices').length);
     const middle = await getPage<Row>(server, `/invoices?${ACME}&offset=120&limit=50`);
-    expect(middle.pagination).toEqual({ offset: 120, limit: 50, count: acme('invoices').length });
+    expect(middle.pagination).toEqual({ offset: 120, limit: 50, count: acme('invoices').length, nextCursor: expect.any(String) });
     expect(ids(middle.data)).toEqual(ids(everything.data.slice(120, 170)));
   });
 
@@ -320,4 +320,33 @@ describeEachStore('connectionUuid, a connection of GET /connections', (current) 
       expect(document.paths[path]!.get.parameters.find((p) => p.name === 'connectionUuid')!.required ?? false).toBe(false);
     }
   });
+});
+
+describeEachStore('paging by cursor', (current) => {
+  it('walks every page by cursor (after = the previous pagination.nextCursor), each item once, in the order asked for', async () => {
+    for (const order of ['-totalAmount', 'status,-postedDate', '']) {
+      const sort = order === '' ? '' : `&orderBy=${order}`;
+      const everything = await getPage<Row>(current(), `/invoices?${ACME}${sort}&limit=500`);
+      const walked: Row[] = [];
+      let next: string | undefined;
+      for (let pages = 0; pages < 30; pages++) {
+        const page = await getPage<Row>(current(), `/invoices?${ACME}${sort}&limit=37${next === undefined ? '' : `&after=${next}`}`);
+        expect(page.pagination.count).toBe(acme('invoices').length);
+        walked.push(...page.data);
+        next = (page.pagination as { nextCursor?: string }).nextCursor;
+        if (next === undefined) break;
+      }
+      expect(ids(walked)).toEqual(ids(everything.data));
+    }
+  });
+
+  it('refuses a cursor of another query, and after with offset', async () => {
+    const first = await getPage<Row>(current(), `/invoices?${ACME}&orderBy=-totalAmount&limit=5`);
+    const cursor = (first.pagination as { nextCursor?: string }).nextCursor!;
+    const other = await getProblem(current(), `/invoices?${ACME}&orderBy=totalAmount&limit=5&after=${cursor}`);
+    expect([other.status, other.body.errors.map((e) => e.code)]).toEqual([400, ['INVALID_CURSOR']]);
+    const both = await getProblem(current(), `/invoices?${ACME}&orderBy=-totalAmount&offset=5&after=${cursor}`);
+    expect([both.status, both.body.errors.map((e) => e.code)]).toEqual([400, ['INVALID_PAGING']]);
+  });
+
 });

@@ -1,0 +1,121 @@
+/**
+ * Paging at depth (issue 24 item 6, reference §14.2): page 1 against page 5,000 of a
+ * sort, by `offset` and by cursor (`after`), through `toSql` on the relational target
+ * with `sqlIndexes`' indexes (a schema with `paging.cursor`: each sort key followed by
+ * the cursor key), on the invoices of `lib/invoices-sql.ts` in npm's Postgres 15 build and
+ * in PGlite. Each page is `SELECT … ORDER BY … LIMIT 20` (with `OFFSET` for offset
+ * paging); the cursor page's rows are checked equal to the offset page's. The four
+ * queries of a sort run in turns, ROUNDS times after a warm-up, and each time is the
+ * median: on a shared machine the ratios hold where the times may not. `EXPLAIN`
+ * shows what serves the cursor's page 5,000. Goal: page 5,000 by cursor within 1.5× of
+ * page 1.
+ *
+ *   npx tsx bench/paging.bench.ts                         1M invoices, Postgres 15 and PGlite
+ *   npx tsx bench/paging.bench.ts --rows 200000 --pglite  one engine (or --postgres)
+ *   npx tsx bench/paging.bench.ts --quick                 20k invoices (page 500)
+ */
+import { cpus } from 'node:os';
+import { check, defineSchema, nextCursor, sqlIndexes, toSql, type Filter, type RelationalTarget } from '../src/index';
+import { loadInvoicesOnly, openPGlite, openPostgres, type Engine } from './lib/invoices-sql';
+
+const argv = process.argv;
+const ROWS = Number(argv[argv.indexOf('--rows') + 1] || 0) || (argv.includes('--quick') ? 20_000 : 1_000_000);
+const ENGINES = argv.includes('--pglite') ? ['pglite'] : argv.includes('--postgres') ? ['postgres'] : ['postgres', 'pglite'];
+const LIMIT = 20;
+/** The deep page: 5,000 (offset 99,980), or one that the rows hold. */
+const DEEP = Math.min(5_000, Math.floor(ROWS / LIMIT / 2));
+const ROUNDS = 9;
+
+const schema = defineSchema({
+  fields: {
+    id: { type: 'number', sortable: true },
+    status: { type: 'string', sortable: true },
+    totalAmount: { type: 'number', sortable: true },
+    postedDate: { type: 'date', sortable: true },
+  },
+  paging: { defaultLimit: LIMIT, maxLimit: 100, cursor: { key: 'id' } },
+});
+const target: RelationalTarget = { table: 'invoices', columns: { id: 'id', status: 'status', totalAmount: 'total_amount', postedDate: 'posted_date' } };
+const COLUMNS = 'id, status, total_amount, posted_date';
+
+/** The sorts: newest first (few ties), and by amount (every amount on 2 invoices: the cursor key breaks the ties), and a mixed one. */
+const SORTS = ['-postedDate', 'totalAmount', 'status,-totalAmount'];
+
+function filterOf(query: string): Filter {
+  const checked = check(query, schema);
+  if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+  return checked.value;
+}
+
+/** One page's SQL: the filter's keyset predicate (with a cursor) and its whole order. */
+function pageSql(filter: Filter): { text: string; values: readonly unknown[] } {
+  const { text, values, orderBy } = toSql(filter, target);
+  const offset = filter.page!.offset > 0 ? ` OFFSET ${filter.page!.offset}` : '';
+  return { text: `SELECT ${COLUMNS} FROM invoices WHERE ${text} ${orderBy} LIMIT ${filter.page!.limit}${offset}`, values };
+}
+
+/** A row as the schema's item: what `nextCursor` reads. */
+const itemOf = (row: Record<string, unknown>) => ({
+  id: row.id,
+  status: row.status,
+  totalAmount: row.total_amount,
+  postedDate: (row.posted_date as Date).toISOString(),
+});
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const ms = (x: number) => (x < 10 ? `${x.toFixed(2)} ms` : `${x.toFixed(0)} ms`);
+
+async function runEngine(engine: Engine): Promise<void> {
+  let t0 = performance.now();
+  await engine.exec(loadInvoicesOnly(ROWS));
+  const load = performance.now() - t0;
+  t0 = performance.now();
+  const indexes = sqlIndexes(schema, target);
+  for (const statement of indexes) await engine.exec(statement);
+  await engine.exec('VACUUM ANALYZE');
+  const indexing = performance.now() - t0;
+  const rowsOf = async (q: { text: string; values: readonly unknown[] }) => engine.query(q.text, q.values as never);
+  const lines: string[] = [];
+  const plans: string[] = [];
+  for (const sort of SORTS) {
+    const first = filterOf(`orderBy=${sort}&limit=${LIMIT}`);
+    const deepOffset = filterOf(`orderBy=${sort}&limit=${LIMIT}&offset=${LIMIT * (DEEP - 1)}`);
+    // The cursor of page DEEP - 1's last row, as a client would hold it after walking there.
+    const before = await rowsOf(pageSql(filterOf(`orderBy=${sort}&limit=1&offset=${LIMIT * (DEEP - 1) - 1}`)));
+    const deepCursor = filterOf(`orderBy=${sort}&limit=${LIMIT}&after=${nextCursor(first, itemOf(before[0]!))}`);
+    const queries = { first: pageSql(first), deepOffset: pageSql(deepOffset), deepCursor: pageSql(deepCursor) };
+    const ids = async (q: { text: string; values: readonly unknown[] }) => (await rowsOf(q)).map((row) => row.id).join(',');
+    if ((await ids(queries.deepOffset)) !== (await ids(queries.deepCursor))) throw new Error(`${sort}: page ${DEEP} by cursor is not page ${DEEP} by offset`);
+    const times = { first: [] as number[], deepOffset: [] as number[], deepCursor: [] as number[] };
+    for (let round = -1; round < ROUNDS; round++) {
+      for (const side of ['first', 'deepOffset', 'deepCursor'] as const) {
+        const t = performance.now();
+        await rowsOf(queries[side]);
+        if (round >= 0) times[side].push(performance.now() - t);
+      }
+    }
+    const [p1, off, cur] = [median(times.first), median(times.deepOffset), median(times.deepCursor)];
+    lines.push(`| \`orderBy=${sort}\` | ${ms(p1)} | ${ms(off)} | ${(off / p1).toFixed(1)}× | ${ms(cur)} | ${(cur / p1).toFixed(2)}× |`);
+    // The plan's nodes; a node's Filter only by its length (its constants are the numbers' bounds, hundreds of digits).
+    const plan = await engine.query(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) ${queries.deepCursor.text}`, queries.deepCursor.values as never);
+    const nodes = plan.map((row) => String(row['QUERY PLAN'])).map((line) => (line.length > 160 ? `${line.slice(0, line.indexOf(':') + 1)} (${line.length} characters)` : line));
+    plans.push(`\`orderBy=${sort}\`, page ${DEEP} by cursor:\n\n\`\`\`\n${nodes.join('\n')}\n\`\`\``);
+  }
+  console.log(`\n### ${engine.label}: ${ROWS.toLocaleString('en')} invoices, ${LIMIT} a page, page 1 against page ${DEEP.toLocaleString('en')}`);
+  console.log(`\nLoaded in ${(load / 1000).toFixed(0)} s; sqlIndexes' ${indexes.length} indexes built in ${(indexing / 1000).toFixed(0)} s. Medians of ${ROUNDS} rounds, the three queries in turns.\n`);
+  console.log(`| sort | page 1 | page ${DEEP} by offset | ratio | page ${DEEP} by cursor | ratio |`);
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const line of lines) console.log(line);
+  console.log(`\nPlans (EXPLAIN, COSTS OFF):\n\n${plans.join('\n\n')}`);
+}
+
+console.log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores (shared with other work); Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`);
+for (const name of ENGINES) {
+  const engine = name === 'postgres' ? await openPostgres() : await openPGlite();
+  try {
+    await runEngine(engine);
+  } finally {
+    await engine.close();
+    if ('stop' in engine) await (engine as { stop(): Promise<void> }).stop();
+  }
+}
