@@ -3,11 +3,11 @@ import { ownCopy, ownField, ownOptions, wrongArgument } from '../arguments/argum
 import type { Field, Schema } from '../schema/define';
 import { lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { DocumentTarget } from './document';
-import { sortKey } from './order';
+import { leadingKey, sortKey } from './order';
 import { textComparison, type SqlOptions, type SqlTarget } from './postgres';
 import { column, type RelationalTarget } from './relational';
 import { foldText, type TextComparison } from './text';
-import { typedComparand, typedValue } from './typed';
+import { typedComparand } from './typed';
 
 /** Options of `sqlIndexes`: the `caseInsensitive` and `caseFolding` the queries will use. */
 export type IndexOptions = Pick<SqlOptions, 'caseInsensitive' | 'caseFolding'>;
@@ -28,9 +28,10 @@ export type IndexOptions = Pick<SqlOptions, 'caseInsensitive' | 'caseFolding'>;
  * - with `caseInsensitive` (and the `caseFolding` given to `toSql`), string and id
  *   expressions are the folded ones the queries then use.
  *
- * A sort index is ascending (`NULLS LAST`, as every sort here is): it serves an
- * ascending sort, and the first key of a descending one only through a sort of the
- * matches; add `(expression DESC NULLS LAST)` where a descending sort must be fast.
+ * A sort index holds the order `toSql` writes (see `leadingKey`): the key's NULL flag,
+ * then the key. It is ascending: it serves an ascending sort, and a descending one only
+ * through a sort of the matches; with cursor paging, each sortable field also has both
+ * directions followed by the cursor key.
  *
  * The target must name the real table (`table`), not an alias: expressions are written
  * unqualified, as an index holds them. The untyped document target reads values no
@@ -48,12 +49,15 @@ export function sqlIndexes(schema: Schema, target: SqlTarget, options?: IndexOpt
   const fields = [...schema.fields.values()].filter((field) => field.removed === undefined);
   const indexes = 'document' in target ? documentIndexes(target, fields, text) : relationalIndexes(target, fields, text);
   const cursor = schema.paging?.cursor === undefined ? undefined : schema.fields.get(schema.paging.cursor.key);
-  if (cursor !== undefined) indexes.push(...cursorIndexes(target, fields, cursor, text));
+  indexes.push(...sortIndexes(target, fields, text, cursor));
+  // A document's indexes are named by its column too: a relational index of the same
+  // field on the same table must not stand in for one (IF NOT EXISTS takes any by name).
+  const prefix = 'document' in target ? `${target.document}_` : '';
   // One statement per table and expression: a sort key is often a filter's expression too.
   const statements = new Map<string, string>();
   for (const { table, name, expression, method } of indexes) {
     const on = `${quoteQualified(table, 'the table')}${method === undefined ? '' : ` USING ${method}`} (${expression})`;
-    const named = indexName(lastPart(table), name);
+    const named = indexName(lastPart(table), prefix + name);
     if (!statements.has(on)) statements.set(on, `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(named, 'an index name')} ON ${on}`);
   }
   return [...statements.values()];
@@ -81,8 +85,6 @@ interface Index {
 
 function relationalIndexes(target: RelationalTarget, fields: readonly Field[], text: TextComparison): Index[] {
   const table = target.table!;
-  // Unqualified: an index expression names the columns of its own table.
-  const { table: _, ...unqualified } = target;
   const indexes: Index[] = [];
   for (const field of fields) {
     if (field.array === undefined) {
@@ -97,32 +99,32 @@ function relationalIndexes(target: RelationalTarget, fields: readonly Field[], t
       { table: child.table, name: nameOf(field, text), expression: element(filtered(column(child.columns, key, field.path), field, text)) },
     );
   }
-  for (const field of fields.filter((f) => f.sortable)) {
-    indexes.push({ table, name: nameOf(field, text, '_sort'), expression: element(sortKey(unqualified, { key: field.path, path: field.names, type: field.type }, text)) });
-  }
   return indexes;
 }
 
 /**
- * With cursor paging (reference §14.2), every sort ends with the cursor key: an index on
- * each sortable field's key followed by the cursor key's, ascending and descending (the
- * cursor key ascending in both, as the sort has it), so that a page after a cursor is an
- * index range, not a scan of the pages before it. The cursor key's own sort index
- * serves the sort without `orderBy`.
+ * The sort indexes: on each sortable field's key, in the order `toSql` writes (its NULL
+ * flag, then the key: `leadingKey`), ascending. With cursor paging (reference §14.2),
+ * every sort ends with the cursor key: then each sortable field's key in both directions,
+ * followed by the cursor key's, so that a page after a cursor is one index range from the
+ * cursor on (`keysetPredicate`), not a scan of the pages before it; and the cursor key
+ * alone, which serves the sort without `orderBy`.
  */
-function cursorIndexes(target: SqlTarget, fields: readonly Field[], cursor: Field, text: TextComparison): Index[] {
-  const { table: _, ...unqualified } = target;
-  const keyOf = (field: Field) => {
-    const key = { key: field.path, path: field.names, type: field.type };
-    return element(sortKey(unqualified as SqlTarget, key, text));
-  };
-  const last = keyOf(cursor);
-  const indexes: Index[] = [{ table: target.table!, name: nameOf(cursor, text, '_sort'), expression: last }];
-  for (const field of fields.filter((f) => f.sortable && f !== cursor)) {
-    const first = keyOf(field);
+function sortIndexes(target: SqlTarget, fields: readonly Field[], text: TextComparison, cursor?: Field): Index[] {
+  // Unqualified: an index expression names the columns of its own table. (Still without a
+  // prototype: the target's optional properties are its own or none, see sqlIndexes.)
+  const { table, ...rest } = target;
+  const unqualified = ownCopy(rest as SqlTarget);
+  const keyOf = (field: Field) => sortKey(unqualified, { key: field.path, path: field.names, type: field.type }, text);
+  const elements = (field: Field, direction: 'asc' | 'desc', last: string[] = []) => [...leadingKey(keyOf(field), direction, element), ...last].join(', ');
+  const sortable = fields.filter((f) => f.sortable);
+  if (cursor === undefined) return sortable.map((field) => ({ table: table!, name: nameOf(field, text, '_sort'), expression: elements(field, 'asc') }));
+  const last = [element(keyOf(cursor))];
+  const indexes: Index[] = [{ table: table!, name: nameOf(cursor, text, '_sort'), expression: elements(cursor, 'asc') }];
+  for (const field of sortable.filter((f) => f !== cursor)) {
     indexes.push(
-      { table: target.table!, name: nameOf(field, text, '_cursor'), expression: `${first}, ${last}` },
-      { table: target.table!, name: nameOf(field, text, '_cursor_desc'), expression: `${first} DESC NULLS LAST, ${last}` },
+      { table: table!, name: nameOf(field, text, '_cursor'), expression: elements(field, 'asc', last) },
+      { table: table!, name: nameOf(field, text, '_cursor_desc'), expression: elements(field, 'desc', last) },
     );
   }
   return indexes;
@@ -156,14 +158,10 @@ function documentIndexes(target: DocumentTarget, fields: readonly Field[], text:
   const document = quoteIdentifier(target.document, 'the document column');
   const indexes: Index[] = [];
   // Case-sensitive string and id equality is containment, anywhere in the document.
-  if (!text.caseInsensitive) indexes.push({ table, name: `${target.document}_gin`, expression: `${document} jsonb_path_ops`, method: 'gin' });
+  if (!text.caseInsensitive) indexes.push({ table, name: 'gin', expression: `${document} jsonb_path_ops`, method: 'gin' });
   for (const field of fields) {
     if (field.array !== undefined) continue;
     indexes.push({ table, name: nameOf(field, text), expression: element(typedComparand(document, field.names, field.type, text)) });
-    // A number's sort key is not what its filters compare (JSON null must sort last).
-    if (field.sortable && field.type === 'number') {
-      indexes.push({ table, name: nameOf(field, text, '_sort'), expression: element(typedValue(document, field.names, field.type, text)) });
-    }
   }
   return indexes;
 }

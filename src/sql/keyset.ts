@@ -1,20 +1,45 @@
 import type { CursorValue, SortField } from '../filter/filter';
 import type { DocumentTarget } from './document';
-import { doubleRank, sortKey } from './order';
+import { doubleRank, nullFlag, sortKey } from './order';
 import type { Parameters } from './parameters';
 import { timestamptz, type RelationalTarget } from './relational';
 import { textKey, type TextComparison } from './text';
 
 /**
  * The keyset predicate of a cursor page (reference §9): the rows that come after the
- * cursor in the order of `orderBy(sort, …)`, `pageItems`' rows. An OR of one term per
- * sort key i, "keys 1 … i−1 equal the cursor's, key i comes after it", where a key
- * comes after a value when it is past it in the key's direction or NULL (NULLs are
- * last both ways), and nothing comes after a NULL but the next keys. Each side reads
- * as the sort key does (`sortKey`), the cursor value through the same conversion, so
- * that equal means equal in the order. Each value is bound once.
+ * cursor in the order of `orderBy(sort, …)`, `pageItems`' rows. First where the page
+ * starts in the order of the first key (`keysetStart`: at or after its cursor value, or
+ * NULL), which an index on the sort's keys serves as a range, so that a deep page reads
+ * from the cursor on, not every row before it; then, of the rows tied with the cursor
+ * on that key, those after it on the next keys (`afterKeys`). Each side reads as the
+ * sort key does (`sortKey`), the cursor value through the same conversion, so that
+ * equal means equal in the order. Each value is bound once.
  */
 export function keysetPredicate(sort: readonly SortField[], values: readonly CursorValue[], target: RelationalTarget | DocumentTarget, text: TextComparison, params: Parameters): string {
+  const [first, ...rest] = sort;
+  if (first === undefined) return 'FALSE';
+  const key = sortKey(target, first, text);
+  const value = values[0] ?? null;
+  const desc = first.direction === 'desc';
+  if (value === null) {
+    // Nothing sorts after a NULL in the first key but the other NULLs: only the next keys can decide.
+    const after = afterKeys(rest, values.slice(1), target, text, params);
+    return after === undefined ? 'FALSE' : `((${nullFlag(key, first.direction)}) = ${!desc} AND ${after})`;
+  }
+  const { lo, hi } = bound(target, first, value, text, params);
+  const start = keysetStart(key, first.direction, desc ? hi() : lo());
+  const after = afterKeys(rest, values.slice(1), target, text, params);
+  // Past the start, a row not tied with the cursor on the first key (NULL included) comes after it.
+  return `(${start} AND ((${equalTo(key, lo, hi)}) IS NOT TRUE${after === undefined ? '' : ` OR ${after}`}))`;
+}
+
+/**
+ * The rows after the cursor on these keys alone, or `undefined` when none can be: an OR
+ * of one term per key i, "keys 1 … i−1 equal the cursor's, key i comes after it", where a
+ * key comes after a value when it is past it in the key's direction or NULL (NULLs are
+ * last both ways), and nothing comes after a NULL but the next keys.
+ */
+function afterKeys(sort: readonly SortField[], values: readonly CursorValue[], target: RelationalTarget | DocumentTarget, text: TextComparison, params: Parameters): string | undefined {
   const terms: string[] = [];
   // Thunks: a value is bound only when a term reads it (a bound value never read is an error in Postgres).
   const equal: (() => string)[] = [];
@@ -22,16 +47,31 @@ export function keysetPredicate(sort: readonly SortField[], values: readonly Cur
     const key = sortKey(target, field, text);
     const value = values[i] ?? null;
     if (value === null) {
-      // Nothing sorts after a NULL in this key: only the next keys can decide.
       equal.push(() => `${key} IS NULL`);
       continue;
     }
     const { lo, hi } = bound(target, field, value, text, params);
     const after = field.direction === 'desc' ? `${key} < ${lo()}` : `${key} > ${hi()}`;
     terms.push([...equal.map((term) => term()), `(${after} OR ${key} IS NULL)`].join(' AND '));
-    equal.push(() => (lo() === hi() ? `${key} = ${lo()}` : `(${key}) BETWEEN ${lo()} AND ${hi()}`));
+    equal.push(() => equalTo(key, lo, hi));
   }
-  return terms.length === 0 ? 'FALSE' : `(${terms.map((term) => `(${term})`).join(' OR ')})`;
+  return terms.length === 0 ? undefined : `(${terms.map((term) => `(${term})`).join(' OR ')})`;
+}
+
+/** A key equal to a cursor value in the order: the one key, or the range of keys, it stands for (see `bound`). */
+function equalTo(key: string, lo: () => string, hi: () => string): string {
+  return lo() === hi() ? `${key} = ${lo()}` : `(${key}) BETWEEN ${lo()} AND ${hi()}`;
+}
+
+/**
+ * The rows at or after a value `v` of the first key, NULLs last: `((k IS NULL), k) >=
+ * (false, v)`, or `((k IS NOT NULL), k) <= (true, v)` descending. A row comparison
+ * decides at its first unequal pair, so a NULL key passes on its flag alone; it is one
+ * range of an index that begins with the same two (`leadingKey`).
+ */
+function keysetStart(key: string, direction: SortField['direction'], value: string): string {
+  const desc = direction === 'desc';
+  return `((${nullFlag(key, direction)}), ${key}) ${desc ? '<=' : '>='} (${desc}, ${value})`;
 }
 
 /**

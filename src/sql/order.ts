@@ -12,12 +12,39 @@ import { typedValue } from './typed';
  * (`COLLATE "C"`, on the folded text with `caseInsensitive`), then the caller's
  * tie-breaker columns, ascending, where `sortItems` keeps the input order. Empty when
  * there is nothing to order by. The clause binds no values.
+ *
+ * The first key is ordered by its NULL flag first (see `leadingKey`), the order
+ * `sqlIndexes`' sort and cursor indexes hold.
  */
 export function orderBy(sort: readonly SortField[], target: RelationalTarget | DocumentTarget, text: TextComparison, tieBreaker: readonly string[]): string {
   const table = target.table === undefined ? undefined : quoteQualified(target.table, 'the table');
-  const keys = sort.map((field) => `${sortKey(target, field, text)} ${field.direction === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`);
+  const keys = sort.map((field, i) => {
+    const key = sortKey(target, field, text);
+    return i === 0 ? leadingKey(key, field.direction).join(', ') : orderedKey(key, field.direction);
+  });
   for (const name of tieBreaker) keys.push(`${qualify(table, quoteIdentifier(name, 'a tie-breaker column'))} ASC`);
   return keys.length === 0 ? '' : `ORDER BY ${keys.join(', ')}`;
+}
+
+/** A key in a direction, NULLs last: one `ORDER BY` item, or one index element. */
+function orderedKey(key: string, direction: SortField['direction']): string {
+  return `${key} ${direction === 'desc' ? 'DESC' : 'ASC'} NULLS LAST`;
+}
+
+/**
+ * The first key of a sort, NULLs last, as two items: its NULL flag, then the key, both in
+ * the key's direction (`(k IS NULL) ASC, k ASC` or `(k IS NOT NULL) DESC, k DESC`). The
+ * order is the same as `k ASC|DESC NULLS LAST`; written so, a page after a cursor can
+ * start at the cursor in an index on these two and the cursor key (`keysetStart`, one row
+ * comparison), where "after v, or NULL" is no range of an index on the key alone.
+ */
+export function leadingKey(key: string, direction: SortField['direction'], element: (expression: string) => string = (expression) => expression): string[] {
+  return [`(${nullFlag(key, direction)}) ${direction === 'desc' ? 'DESC' : 'ASC'}`, orderedKey(element(key), direction)];
+}
+
+/** The NULL flag of a leading key: what orders its NULLs last in its direction. */
+export function nullFlag(key: string, direction: SortField['direction']): string {
+  return `${key} ${direction === 'desc' ? 'IS NOT NULL' : 'IS NULL'}`;
 }
 
 /** The expression one sort key orders by, before its direction: what `sqlIndexes` indexes to serve the sort. */
@@ -29,13 +56,16 @@ export function sortKey(target: RelationalTarget | DocumentTarget, field: Pick<S
 /**
  * A sort key on a relational column. A number outside the finite doubles (NaN, ±Infinity
  * in a `float8` or `numeric` column) and an infinite timestamp are NULL, as `sortItems`
- * never reads them as values.
+ * never reads them as values. A number is ordered as a `float8`, the double `sortItems`
+ * compares, whatever the column's type: so a cursor's value, bound as `numeric`, is cast
+ * to the key's type in the keyset predicate, never the key to the value's, and an index
+ * on the key serves the page's start on an integer column too.
  */
 function relationalKey(target: RelationalTarget, table: string | undefined, field: Pick<SortField, 'key' | 'type'>, text: TextComparison): string {
   const col = qualify(table, column(target.columns, field.key, field.key));
   switch (field.type) {
     case 'number':
-      return `CASE WHEN ${col} BETWEEN -${MAX_DOUBLE} AND ${MAX_DOUBLE} THEN ${col} END`;
+      return `CASE WHEN ${col} BETWEEN -${MAX_DOUBLE} AND ${MAX_DOUBLE} THEN ${col}::float8 END`;
     case 'date':
       return `CASE WHEN isfinite(${col}) THEN ${col} END`;
     case 'string':

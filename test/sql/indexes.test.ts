@@ -19,7 +19,7 @@ describe('sqlIndexes', () => {
     expect(statements).toContain('CREATE INDEX IF NOT EXISTS "items.v1_amount_qsf" ON "we""ird"."items.v1" ("Amount ""total""")');
     expect(statements).toContain('CREATE INDEX IF NOT EXISTS "items.v1_ref_id_qsf" ON "we""ird"."items.v1" (("ref id"::text))');
     expect(statements).toContain('CREATE INDEX IF NOT EXISTS "lines_lines_item id_qsf" ON "we""ird"."lines" ("item id")');
-    expect(statements).toContain('CREATE INDEX IF NOT EXISTS "items.v1_name_sort_qsf" ON "we""ird"."items.v1" ((("na;me--") COLLATE "C"))');
+    expect(statements).toContain('CREATE INDEX IF NOT EXISTS "items.v1_name_sort_qsf" ON "we""ird"."items.v1" ((("na;me--") COLLATE "C" IS NULL) ASC, (("na;me--") COLLATE "C") ASC NULLS LAST)');
     expect(new Set(statements).size).toBe(statements.length);
   });
 

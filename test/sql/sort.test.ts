@@ -73,7 +73,7 @@ describe('the ORDER BY clause', () => {
     const { orderBy, values } = toSql(filter('-name,ref.id'), relationalTarget, { tieBreaker: 'we"ird id' });
     expect(values).toEqual([]);
     expect(orderBy).toBe(
-      'ORDER BY ("we""ird"."items.v1"."na;me--") COLLATE "C" DESC NULLS LAST, ("we""ird"."items.v1"."ref id"::text) COLLATE "C" ASC NULLS LAST, "we""ird"."items.v1"."we""ird id" ASC',
+      'ORDER BY (("we""ird"."items.v1"."na;me--") COLLATE "C" IS NOT NULL) DESC, ("we""ird"."items.v1"."na;me--") COLLATE "C" DESC NULLS LAST, ("we""ird"."items.v1"."ref id"::text) COLLATE "C" ASC NULLS LAST, "we""ird"."items.v1"."we""ird id" ASC',
     );
   });
 
