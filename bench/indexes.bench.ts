@@ -14,13 +14,11 @@
  *   npx tsx bench/indexes.bench.ts --quick                 20k invoices
  *   npx tsx bench/indexes.bench.ts --tosql                 toSql's own cost only
  */
-import { cpus } from 'node:os';
 import { check, defineSchema, sqlIndexes, toSql, type Filter, type RelationalTarget, type DocumentTarget, type SqlValue } from '../src/index';
-import { loadInvoices, openPGlite, openPostgres, type Engine } from './lib/invoices-sql';
+import { benchOptions, loadInvoices, machineLine, onEachEngine, type Engine } from './lib/invoices-sql';
 
 const argv = process.argv;
-const ROWS = Number(argv[argv.indexOf('--rows') + 1] || 0) || (argv.includes('--quick') ? 20_000 : 1_000_000);
-const ENGINES = argv.includes('--pglite') ? ['pglite'] : argv.includes('--postgres') ? ['postgres'] : ['postgres', 'pglite'];
+const { rows: ROWS, engines: ENGINES } = benchOptions(argv);
 
 
 const relational: RelationalTarget = {
@@ -211,14 +209,6 @@ function toSqlCost(): void {
   }
 }
 
-console.log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores (shared with other work); Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`);
+console.log(machineLine());
 toSqlCost();
-for (const name of argv.includes('--tosql') ? [] : ENGINES) {
-  const engine = name === 'postgres' ? await openPostgres() : await openPGlite();
-  try {
-    await runEngine(engine);
-  } finally {
-    await engine.close();
-    if ('stop' in engine) await (engine as { stop(): Promise<void> }).stop();
-  }
-}
+await onEachEngine(argv.includes('--tosql') ? [] : ENGINES, runEngine);

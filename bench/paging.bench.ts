@@ -14,13 +14,11 @@
  *   npx tsx bench/paging.bench.ts --rows 200000 --pglite  one engine (or --postgres)
  *   npx tsx bench/paging.bench.ts --quick                 20k invoices (page 500)
  */
-import { cpus } from 'node:os';
 import { check, defineSchema, nextCursor, sqlIndexes, toSql, type Filter, type RelationalTarget } from '../src/index';
-import { loadInvoicesOnly, openPGlite, openPostgres, type Engine } from './lib/invoices-sql';
+import { benchOptions, loadInvoicesOnly, machineLine, onEachEngine, type Engine } from './lib/invoices-sql';
 
 const argv = process.argv;
-const ROWS = Number(argv[argv.indexOf('--rows') + 1] || 0) || (argv.includes('--quick') ? 20_000 : 1_000_000);
-const ENGINES = argv.includes('--pglite') ? ['pglite'] : argv.includes('--postgres') ? ['postgres'] : ['postgres', 'pglite'];
+const { rows: ROWS, engines: ENGINES } = benchOptions(argv);
 const LIMIT = 20;
 /** The deep page: 5,000 (offset 99,980), or one that the rows hold. */
 const DEEP = Math.min(5_000, Math.floor(ROWS / LIMIT / 2));
@@ -117,13 +115,5 @@ async function runEngine(engine: Engine): Promise<void> {
   console.log(`\nPlans (EXPLAIN, COSTS OFF):\n\n${plans.join('\n\n')}`);
 }
 
-console.log(`Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores (shared with other work); Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`);
-for (const name of ENGINES) {
-  const engine = name === 'postgres' ? await openPostgres() : await openPGlite();
-  try {
-    await runEngine(engine);
-  } finally {
-    await engine.close();
-    if ('stop' in engine) await (engine as { stop(): Promise<void> }).stop();
-  }
-}
+console.log(machineLine());
+await onEachEngine(ENGINES, runEngine);

@@ -1,3 +1,4 @@
+import { cpus } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { SqlValue } from '../../src/index';
@@ -76,4 +77,28 @@ export async function openPGlite(): Promise<Engine> {
     exec: async (text) => void (await db.exec(text)),
     close: () => db.close(),
   };
+}
+
+/** What the SQL benches' command lines say: `--rows N` (1M by default, 20k with `--quick`), and `--postgres` or `--pglite` (both by default). */
+export function benchOptions(argv: readonly string[]): { rows: number; engines: readonly ('postgres' | 'pglite')[] } {
+  const rows = Number(argv[argv.indexOf('--rows') + 1] || 0) || (argv.includes('--quick') ? 20_000 : 1_000_000);
+  return { rows, engines: argv.includes('--pglite') ? ['pglite'] : argv.includes('--postgres') ? ['postgres'] : ['postgres', 'pglite'] };
+}
+
+/** The machine line a SQL bench starts its report with. */
+export function machineLine(): string {
+  return `Machine: ${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores (shared with other work); Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`;
+}
+
+/** Opens each engine in turn, gives it to `run`, and closes it (and stops its server) whatever happens. */
+export async function onEachEngine(engines: readonly ('postgres' | 'pglite')[], run: (engine: Engine) => Promise<void>): Promise<void> {
+  for (const name of engines) {
+    const engine = name === 'postgres' ? await openPostgres() : await openPGlite();
+    try {
+      await run(engine);
+    } finally {
+      await engine.close();
+      if ('stop' in engine) await (engine as { stop(): Promise<void> }).stop();
+    }
+  }
 }
