@@ -190,6 +190,12 @@ async function serverUser(): Promise<{ name: string; uid: number; gid: number }>
   throw new Error('Running as root, the test server must run as another user: neither "postgres" nor "nobody" exists.');
 }
 
+/**
+ * util-linux's `runuser`, which switches to the server's user as root: found on PATH, or in
+ * the sbin directories a root shell has on PATH but a CI runner's environment may not.
+ */
+const RUNUSER = [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/sbin', '/sbin'].map((dir) => join(dir, 'runuser')).find((file) => existsSync(file)) ?? 'runuser';
+
 interface LocalServer {
   readonly url: string;
   readonly bin: string;
@@ -205,7 +211,7 @@ async function startServer(bin: string, hint = ''): Promise<LocalServer> {
   // binaries run from where they are, or from a copy where that user can reach them.
   let from = bin;
   const command = (name: string, args: string[]) =>
-    user !== undefined ? run('runuser', ['-u', user.name, '--', join(from, name), ...args]) : run(join(from, name), args);
+    user !== undefined ? run(RUNUSER, ['-u', user.name, '--', join(from, name), ...args]) : run(join(from, name), args);
   let started = false;
   const stop = async () => {
     if (started) await command('pg_ctl', ['stop', '-D', data, '-m', 'immediate', '-w']).catch(() => undefined);
@@ -217,7 +223,7 @@ async function startServer(bin: string, hint = ''): Promise<LocalServer> {
       await chown(dir, user.uid, user.gid);
       // The build lives in a cache under root's home, which the user may not enter (/root):
       // then in a copy of its package's native/ (bin, lib, share) in the cluster's directory.
-      const reachable = await run('runuser', ['-u', user.name, '--', 'test', '-x', join(bin, 'initdb')]).then(() => true, () => false);
+      const reachable = await run(RUNUSER, ['-u', user.name, '--', 'test', '-x', join(bin, 'initdb')]).then(() => true, () => false);
       if (!reachable) {
         await cp(dirname(bin), join(dir, 'native'), { recursive: true, verbatimSymlinks: true });
         from = join(dir, 'native', 'bin');
