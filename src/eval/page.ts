@@ -1,4 +1,4 @@
-import { wrongArgument } from '../arguments/arguments';
+import { ownField, wrongArgument } from '../arguments/arguments';
 import type { After, Filter } from '../filter/filter';
 import { encodeCursor, fingerprint } from '../filter/cursor';
 import { expectFilter } from '../filter/guard';
@@ -17,7 +17,7 @@ export function nextCursor(filter: Filter, lastItem: unknown): string {
   if (!Array.isArray(filter.sort) || filter.sort.length === 0) {
     wrongArgument('nextCursor', 'the sort of the filter', 'the sort of a schema with cursor paging (it ends with the cursor key)', filter.sort);
   }
-  const fold = filter.caseInsensitive ?? false;
+  const fold = ownField(filter, 'caseInsensitive') ?? false;
   return encodeCursor(fingerprint(filter), filter.sort.map((field) => sortKey(lastItem, field, fold) ?? null));
 }
 
@@ -30,11 +30,13 @@ export function nextCursor(filter: Filter, lastItem: unknown): string {
 export function pageItems<T>(items: readonly T[], filter: Filter, options?: SortOptions): T[] {
   expectFilter('pageItems', filter);
   const sorted = sortItems(items, filter, options);
-  const page = filter.page;
+  // Optional fields, read as own properties only (a polluted Object.prototype's are no filter's).
+  const page = ownField(filter, 'page');
   if (page === undefined) return sorted;
-  if (page.after === undefined) return sorted.slice(page.offset, page.offset + page.limit);
-  const fold = options?.caseInsensitive ?? filter.caseInsensitive ?? false;
-  const start = sorted.findIndex((item) => isAfter(item, filter, page.after!, fold));
+  const after = ownField(page, 'after');
+  if (after === undefined) return sorted.slice(page.offset, page.offset + page.limit);
+  const fold = (options === undefined ? undefined : ownField(options, 'caseInsensitive')) ?? ownField(filter, 'caseInsensitive') ?? false;
+  const start = sorted.findIndex((item) => isAfter(item, filter, after, fold));
   return start < 0 ? [] : sorted.slice(start, start + page.limit);
 }
 

@@ -49,7 +49,8 @@ export function expectFilter(fn: string, filter: unknown): asserts filter is Fil
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') {
     wrongArgument(fn, 'the "caseInsensitive" of the filter', 'true, false or absent', caseInsensitive);
   }
-  if (filter.page !== undefined) expectPage(fn, filter.page, Array.isArray(filter.sort) ? (filter.sort as SortField[]) : []);
+  const page = ownField(filter, 'page');
+  if (page !== undefined) expectPage(fn, page, Array.isArray(filter.sort) ? (filter.sort as SortField[]) : []);
   for (const [index, condition] of (filter.conditions as unknown[]).entries()) {
     const { key, type, path, array, tests } = isObject(condition) ? condition : {};
     const name = typeof key === 'string' ? `the condition on ${JSON.stringify(key)}` : `condition ${index}`;
@@ -75,7 +76,7 @@ function expectPage(fn: string, page: unknown, sort: readonly SortField[]): asse
   if (!isObject(page)) wrongArgument(fn, 'the "page" of the filter', '{ limit, offset, after? }', page);
   if (!Number.isSafeInteger(page.limit) || (page.limit as number) < 1) wrongArgument(fn, 'the "limit" of the page', 'a whole number of at least 1', page.limit);
   if (!Number.isSafeInteger(page.offset) || (page.offset as number) < 0) wrongArgument(fn, 'the "offset" of the page', 'a whole number of at least 0', page.offset);
-  const after = page.after;
+  const after = ownField(page, 'after');
   if (after === undefined) return;
   if (!isObject(after) || !Array.isArray(after.values) || typeof after.key !== 'string') wrongArgument(fn, 'the "after" of the page', '{ values, key }, as check makes it', after);
   const values = after.values as unknown[];

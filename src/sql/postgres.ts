@@ -118,7 +118,8 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
       : relationalCondition(target, condition, text, params),
   );
   // A cursor page: the rows after the cursor, in the order below (its keys end with the cursor key).
-  const after = filter.page?.after;
+  const page = ownField(filter, 'page');
+  const after = page === undefined ? undefined : ownField(page, 'after');
   if (after !== undefined) conditions.push(keysetPredicate(filter.sort, after.values, target, text, params));
   return {
     text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`,

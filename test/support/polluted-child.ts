@@ -1,7 +1,7 @@
 /**
  * Run by test/check/pollution.test.ts in a fresh process: pollutes Object.prototype and
  * Array.prototype (when asked) before importing the package named in argv (src or
- * dist), or after its first check, then prints what check, format, compile, sortItems,
+ * dist), or after its first check, then prints what check, format, compile, sortItems, pageItems,
  * toSql, sqlIndexes, parse, openApiParameters and toProblemDetails make of a few queries,
  * each given an empty options object, as JSON, for the test to hold equal to an
  * unpolluted run.
@@ -22,7 +22,7 @@ const QUERIES = [
 ];
 
 if (when === 'before') pollute();
-const { check, compile, format, invoices, openApiParameters, parse, sortItems, sqlIndexes, toProblemDetails, toSql } = (await import(target)) as typeof import('../../src/index');
+const { check, compile, format, invoices, openApiParameters, pageItems, parse, sortItems, sqlIndexes, toProblemDetails, toSql } = (await import(target)) as typeof import('../../src/index');
 if (when === 'after') {
   check(QUERIES[0]!, invoices);
   pollute();
@@ -42,6 +42,7 @@ const out = QUERIES.map((query) => {
     generated: compile(filter, {})(item),
     closures: compile(filter, { codegen: false })(item),
     sorted: sortItems(items, filter, {}),
+    paged: pageItems(items, filter, {}),
     document: toSql(filter, { document: 'doc' }, {}),
     typed: toSql(filter, typed, {}),
     relational: toSql(filter, { columns: { totalAmount: 'total', status: 'status', postedDate: 'posted', 'customerRef.id': 'customer_id' }, arrays: { lines: { table: 'lines', parentKey: 'id', foreignKey: 'invoice_id', columns: { description: 'description' } } }, table: 'invoices' }, {}),
