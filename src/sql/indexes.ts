@@ -17,11 +17,10 @@ export type IndexOptions = Pick<SqlOptions, 'caseInsensitive' | 'caseFolding'>;
  * and sortable field of a schema through `toSql` on this target (reference §14.1):
  *
  * - relational: each field's column as its filters compare it (ids as `col::text`),
- *   each sortable field's `ORDER BY` key, and on each child table its foreign key and
- *   its field columns;
+ *   and on each child table its foreign key and its field columns;
+ * - on both, the sort indexes (`sortIndexes`);
  * - typed document (`{ document, typed: true }`): each top-level field's typed
- *   expression (see `typedComparand`), which serves its filters and (but for a number,
- *   whose sort key is another, indexed too) its sort, and one GIN
+ *   expression (see `typedComparand`), which serves its filters, and one GIN
  *   `jsonb_path_ops` index on the column, which serves string and id equality anywhere
  *   in the document, child arrays included (their other tests are not served by any
  *   index of a document: a relational child table is);

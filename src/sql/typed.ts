@@ -14,7 +14,8 @@ import { folder, likeTest, textKey, type TextComparison } from './text';
  * expression of the document path alone (`typedComparand`), which no value of another
  * type passes a test of: the filters compare it with bound values, `ORDER BY` sorts by
  * it (a number by `typedValue`, which puts JSON null last), and `sqlIndexes` indexes
- * both, so a b-tree index serves each filter and each sort. Equality on a
+ * the comparand and, with its NULL flag, the sort key, so a b-tree index serves each
+ * filter and each sort. Equality on a
  * string or id is also a containment test (`doc @> '{"status":"paid"}'`), which one GIN
  * `jsonb_path_ops` index on the whole column serves for every field.
  *
