@@ -63,7 +63,8 @@ export function ownOptions<T>(fn: string, options: T | undefined, known: readonl
       throw new TypeError(`${fn}: unknown option ${JSON.stringify(key)}; the options are ${known.join(', ')}.`);
     }
   }
-  return ownCopy(options as T & object);
+  // Already without a prototype (an adapter's options, copied once): nothing to copy per call.
+  return Object.getPrototypeOf(options) === null ? options : ownCopy(options as T & object);
 }
 
 /**

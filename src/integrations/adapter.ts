@@ -13,7 +13,7 @@ import {
   type ProblemOptions,
 } from '../index';
 import { expectSchema } from '../schema/guard';
-import { checkParamsOption, isObject, ownOptions, wrongArgument } from '../arguments/arguments';
+import { checkParamsOption, isObject, ownCopy, ownOptions, wrongArgument } from '../arguments/arguments';
 import { resolveLimits } from '../input/limits';
 
 /**
@@ -81,7 +81,8 @@ export function adapterSettings(who: string, options: unknown): (schema: unknown
   const checking: CheckOptions | undefined =
     limits === undefined && params === undefined && caseInsensitive === undefined
       ? undefined
-      : { ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }), ...(caseInsensitive === undefined ? {} : { caseInsensitive }) };
+      : // Without a prototype, as check would copy it on every request otherwise (ownOptions).
+        ownCopy({ ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }), ...(caseInsensitive === undefined ? {} : { caseInsensitive }) });
   // Bad limits or pass-through keys are refused now (a TypeError that names the adapter), not on some request.
   resolveLimits(limits, who);
   checkParamsOption(who, params);
