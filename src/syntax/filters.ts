@@ -1,10 +1,11 @@
 import type { Limits } from '../input/limits';
 import type { Param } from './ast';
 import { addReservedNames, checkKey, explainParam } from './explain';
-import { fastFilterLexer, filterLexer, filterParser } from './grammar';
+import type { IToken } from './chevrotain';
+import { fastFilterLexer, filterLexer, filterParser, simpleParam } from './grammar';
 import { addProblem, type Layout, type ParsedParam } from './parsed';
 import { checkTokenLimits, withinLimits } from './token-limits';
-import { SEPARATOR } from './tokens';
+import { SEPARATOR, SimpleParam } from './tokens';
 
 /**
  * Lexes every filter parameter in one call and parses the whole token vector in one go,
@@ -21,11 +22,10 @@ export function parseFilters(filters: ParsedParam[], limits: Limits): void {
     layout.valueStart.push(text.length + key.length + 1);
     text += key + SEPARATOR + value + SEPARATOR;
   }
-  const parser = filterParser();
   const fast = fastFilterLexer().tokenize(text);
   if (fast.errors.length === 0) {
-    const params = parser.parseQuery(fast.tokens, filters);
-    if (parser.errors.length === 0 && withinLimits(params, limits)) {
+    const params = simpleParams(fast.tokens, filters) ?? parsed(fast.tokens, filters);
+    if (params !== undefined && withinLimits(params, limits)) {
       for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
       return;
     }
@@ -34,8 +34,8 @@ export function parseFilters(filters: ParsedParam[], limits: Limits): void {
   const tokens = lexed.tokens;
   const overLimit = checkTokenLimits(filters, tokens, layout, limits);
   if (lexed.errors.length === 0 && !overLimit) {
-    const params = parser.parseQuery(tokens, filters);
-    if (parser.errors.length === 0) {
+    const params = parsed(tokens, filters);
+    if (params !== undefined) {
       for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
       return;
     }
@@ -52,6 +52,25 @@ export function parseFilters(filters: ParsedParam[], limits: Limits): void {
     checkKey(filter, limits.maxDiagnostics);
     for (const d of overLimit) addProblem(filter, limits.maxDiagnostics, d);
   }
+}
+
+/** The parameters of a token vector, or undefined when it does not parse. */
+function parsed(tokens: IToken[], filters: readonly ParsedParam[]): Param[] | undefined {
+  const parser = filterParser();
+  const params = parser.parseQuery(tokens, filters);
+  return parser.errors.length === 0 ? params : undefined;
+}
+
+/**
+ * The parameters of a token vector that is one `SimpleParam` per parameter, built from
+ * their texts: what the parser makes of it (`query = *( SimpleParam / param )` takes
+ * each such token as it is), without running it. Most queries are so, and the parser is
+ * then not even built: the first such query of a process skips its construction.
+ */
+function simpleParams(tokens: IToken[], filters: readonly ParsedParam[]): Param[] | undefined {
+  if (tokens.length !== filters.length) return undefined;
+  for (const token of tokens) if (token.tokenType !== SimpleParam) return undefined;
+  return filters.map(simpleParam);
 }
 
 /** Takes a parameter that parsed as part of the whole query, unless a name in its path is reserved. */

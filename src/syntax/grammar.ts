@@ -232,7 +232,7 @@ export function pathOf(text: string, length: number, base = 0): Path {
  * tokens of that parameter: the key is a path, and each clause of the value
  * an optional operator and a literal, up to the next `;`.
  */
-function simpleParam(texts: { readonly key: string; readonly value: string }): Param {
+export function simpleParam(texts: { readonly key: string; readonly value: string }): Param {
   const { key, value } = texts;
   const path = pathOf(key, key.length);
   const clauses: Clause[] = [];
