@@ -77,26 +77,39 @@ const chevrotainUnused: NonNullable<Options['esbuildPlugins']>[number] = {
 };
 
 /**
- * Chevrotain's lexer maps a first character's code above 255 to a bucket through a
- * 65,536-entry table, which the first `Lexer` fills in a loop: about 3 ms of a cold
- * start, a third of building the lexer (bench/RESULTS.md, issue 26). The table holds
- * `255 + ~~(code / 255)`, so the build computes that instead, where the table was read
- * (same values; the corpus's first characters are below 256, which never get there),
- * and the table is never filled. The edits must apply exactly: the build fails if
- * Chevrotain's text changed.
+ * Edits of Chevrotain's text for a cold start (bench/RESULTS.md, issue 26), per file.
+ * Each must apply exactly once: the build fails if Chevrotain's text changed.
+ * - `scan/lexer.js`: the lexer maps a first character's code above 255 to a bucket through
+ *   a 65,536-entry table, which the first `Lexer` fills in a loop: about 3 ms of a cold
+ *   start, a third of building the lexer. The table holds `255 + ~~(code / 255)`, so the
+ *   build computes that instead, where the table was read (same values; the corpus's
+ *   first characters are below 256, which never get there), and the table is never filled.
+ * - `parse/parser/parser.js`: the module copies the methods of its nine traits onto
+ *   `Parser.prototype` when it is loaded (`applyMixins`), about 2 ms of an import. They
+ *   are copied by the first parser's constructor instead, before it calls any of them:
+ *   most queries are parsed without a parser (src/syntax/filters.ts), so a process that
+ *   checks such queries never copies them.
  */
-const CHAR_CODE_MAP_EDITS: readonly (readonly [string, string])[] = [
-  [': charCodeToOptimizedIdxMap[charCode];', ': 255 + ~~(charCode / 255);'],
-  ['if (charCodeToOptimizedIdxMap.length === 0) {', 'if (false) {'],
-];
+const CHEVROTAIN_EDITS: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
+  'scan/lexer.js': [
+    [': charCodeToOptimizedIdxMap[charCode];', ': 255 + ~~(charCode / 255);'],
+    ['if (charCodeToOptimizedIdxMap.length === 0) {', 'if (false) {'],
+  ],
+  'parse/parser/parser.js': [
+    ['applyMixins(Parser, [', 'let traitsCopied = false;\nfunction copyTraits() {\n    traitsCopied = true;\n    applyMixins(Parser, ['],
+    ['    PerformanceTracer,\n]);\n', '    PerformanceTracer,\n    ]);\n}\n'],
+    ['    constructor(tokenVocabulary, config) {\n        this.definitionErrors = [];', '    constructor(tokenVocabulary, config) {\n        if (!traitsCopied)\n            copyTraits();\n        this.definitionErrors = [];'],
+  ],
+};
 
-const chevrotainCharCodeMap: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'qsfilter-chevrotain-char-code-map',
+const chevrotainEdits: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'qsfilter-chevrotain-edits',
   setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/]scan[\\/]lexer\.js$/ }, (args) => {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/](scan[\\/]lexer|parse[\\/]parser[\\/]parser)\.js$/ }, (args) => {
+      const file = args.path.replaceAll('\\', '/').split('/lib/src/')[1]!;
       let contents = readFileSync(args.path, 'utf8');
-      for (const [from, to] of CHAR_CODE_MAP_EDITS) {
-        if (contents.split(from).length !== 2) throw new Error(`tsup.config.ts: Chevrotain's lexer.js no longer holds ${JSON.stringify(from)} once`);
+      for (const [from, to] of CHEVROTAIN_EDITS[file]!) {
+        if (contents.split(from).length !== 2) throw new Error(`tsup.config.ts: Chevrotain's ${file} no longer holds ${JSON.stringify(from)} once`);
         contents = contents.replace(from, to);
       }
       return { contents, loader: 'js' };
@@ -231,7 +244,7 @@ export default defineConfig([
       [CHEVROTAIN_ENTRY]: 'src/syntax/chevrotain.ts',
     },
     format: ['esm', 'cjs'],
-    esbuildPlugins: [mainEntryExternal, chevrotainUnused, chevrotainCharCodeMap, lazyCheckFromMainEntry],
+    esbuildPlugins: [mainEntryExternal, chevrotainUnused, chevrotainEdits, lazyCheckFromMainEntry],
     dts: { entry: PUBLIC_ENTRIES },
     metafile: true,
     // Both builds run at once and write to dist/: this one must not delete the other's output.
@@ -251,7 +264,7 @@ export default defineConfig([
     // No bundler reads this file after us: whitespace can go too.
     minifyWhitespace: minify,
     format: ['esm'],
-    esbuildPlugins: [chevrotainUnused, chevrotainCharCodeMap, commandFromBin],
+    esbuildPlugins: [chevrotainUnused, chevrotainEdits, commandFromBin],
     // One file: the checker that a schema's validate loads on first use (a dynamic import)
     // is bundled in, not split into chunks beside the command.
     splitting: false,
