@@ -16,12 +16,8 @@ import { SEPARATOR, SimpleParam } from './tokens';
  * ones that are fine on their own.
  */
 export function parseFilters(filters: ParsedParam[], limits: Limits): void {
-  const layout: Layout = { valueStart: [], keyEnd: [], valueEnd: [] };
   let text = '';
-  for (const { key, value } of filters) {
-    layout.valueStart.push(text.length + key.length + 1);
-    text += key + SEPARATOR + value + SEPARATOR;
-  }
+  for (const { key, value } of filters) text += key + SEPARATOR + value + SEPARATOR;
   const fast = fastFilterLexer().tokenize(text);
   if (fast.errors.length === 0) {
     const params = simpleParams(fast.tokens, filters) ?? parsed(fast.tokens, filters);
@@ -29,6 +25,13 @@ export function parseFilters(filters: ParsedParam[], limits: Limits): void {
       for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
       return;
     }
+  }
+  // Where each value starts in the text: what the limits and the explanations count from.
+  const layout: Layout = { valueStart: [], keyEnd: [], valueEnd: [] };
+  let start = 0;
+  for (const { key, value } of filters) {
+    layout.valueStart.push(start + key.length + 1);
+    start += key.length + value.length + 2;
   }
   const lexed = filterLexer().tokenize(text);
   const tokens = lexed.tokens;
