@@ -229,25 +229,66 @@ export function pathOf(text: string, length: number, base = 0): Path {
 
 /**
  * The node of a `SimpleParam` token, the same as `param` builds from the full lexer's
- * tokens of that parameter: the key is a path, and each clause of the value
- * an optional operator and a literal, up to the next `;`.
+ * tokens of that parameter: the key is a path, and each clause of the value an optional
+ * operator and an operand, up to the `;` after it. The token's pattern has checked the
+ * text, so that only the operands remain to be read.
  */
 export function simpleParam(texts: { readonly key: string; readonly value: string }): Param {
   const { key, value } = texts;
   const path = pathOf(key, key.length);
   const clauses: Clause[] = [];
+  // Without a quote or an escape (most values), each operand runs to the next `;`.
+  const bare = !value.includes('"') && !value.includes('\\');
   let start = 0;
   for (;;) {
-    let end = value.indexOf(';', start);
-    if (end === -1) end = value.length;
     const skip = operatorLength(value, start);
     const operator: OperatorName = skip === 0 ? 'eq' : (value.slice(start, start + skip - 1) as OperatorName);
-    const operand: Operand = { type: 'Literal', value: value.slice(start + skip, end), span: { start: start + skip, end } };
+    const operand = bare ? bareOperand(value, start + skip) : readOperand(value, start + skip);
+    const end = operand.span.end;
     clauses.push({ type: 'Clause', operator, operand, span: { start, end } });
     if (end === value.length) break;
     start = end + 1;
   }
   return { type: 'Param', key, value, path, clauses, span: { start: 0, end: value.length } };
+}
+
+/** An operand from `start` to the next `;` or the end, none of it quoted or escaped: a pattern split at its wildcards, or a literal. */
+function bareOperand(value: string, start: number): Operand {
+  let end = value.indexOf(';', start);
+  if (end === -1) end = value.length;
+  const text = value.slice(start, end);
+  const span = { start, end };
+  return text.includes('%') ? { type: 'Pattern', segments: text.split('%'), span } : { type: 'Literal', value: text, span };
+}
+
+/**
+ * The operand at `start`, quoted or bare, read as `OperandText` reads its tokens: an
+ * escape gives the character after its `\`, and a wildcard ends a segment. Its span
+ * holds its quotes.
+ */
+function readOperand(value: string, start: number): Operand {
+  const quoted = value.charCodeAt(start) === 34; /* " */
+  let i = quoted ? start + 1 : start;
+  let run = i;
+  let current = '';
+  let segments: string[] | undefined;
+  for (; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === (quoted ? 34 : 59) /* " or ; */) break;
+    if (c === 92 /* \ */) {
+      current += value.slice(run, i) + value[i + 1]!;
+      run = ++i + 1;
+    } else if (c === 37 /* % */) {
+      (segments ??= []).push(current + value.slice(run, i));
+      current = '';
+      run = i + 1;
+    }
+  }
+  current += value.slice(run, i);
+  const span = { start, end: quoted ? i + 1 : i };
+  if (segments === undefined) return { type: 'Literal', value: current, span };
+  segments.push(current);
+  return { type: 'Pattern', segments, span };
 }
 
 /** Collects the pieces of one operand into literal segments split at the wildcards. */

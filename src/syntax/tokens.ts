@@ -43,20 +43,25 @@ function categoryToken(name: string): TokenType {
 /**
  * A `SimpleParam`: a key that is a path (as `Key` reads it) and its separator, then one
  * or more clauses joined by `;`, and the separator after them. A clause is an optional
- * operator and an operand of bare text without `;` `\` `%` that does not open a quote.
+ * operator and an operand, either quoted (`"`, then anything but `"` `\` NUL, or an
+ * escape, then `"`), or bare: anything but `;` `\` NUL, or an escape, not opening a
+ * quote. An escape is one that `Escape` takes; `%` is a wildcard in either.
  * The lookahead `(?=(op)?)` takes the operator once and for all (a lookahead does not
- * backtrack: `gt:` alone is no operand) and `\1` (`\2`) consumes it.
+ * backtrack: `gt:` alone is no operand) and `\1` (`\2`) consumes it. Each repetition
+ * starts with a character no other way of going on could take, so a failed match
+ * gives characters back one at a time at most: linear in the text.
  */
-const SIMPLE_PARAM = /[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\0(?=((?:g|l)te?:)?)\1[^;\\%"\0][^;\\%\0]*(?:;(?=((?:g|l)te?:)?)\2[^;\\%"\0][^;\\%\0]*)*\0/y;
+const SIMPLE_PARAM = /[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\0(?=((?:g|l)te?:)?)\1(?:"(?:[^"\\\0]|\\[\\%;"])*"|(?:[^;\\"\0]|\\[\\%;"])(?:[^;\\\0]|\\[\\%;"])*)(?:;(?=((?:g|l)te?:)?)\2(?:"(?:[^"\\\0]|\\[\\%;"])*"|(?:[^;\\"\0]|\\[\\%;"])(?:[^;\\\0]|\\[\\%;"])*))*\0/y;
 
 /**
- * A whole parameter whose value is only bare clauses (`customerRef.id NUL 42 NUL`,
- * `totalAmount NUL gte:100;lte:200 NUL`), as one token: most parameters are, and every
- * token costs the lexer and the parser about the same whatever its length. The parser
- * builds its node from the parameter's text (`grammar.ts`); any other parameter lexes
- * as `Key` and the tokens of its value. Only the fast lexer has it: the error path and
- * the token limits read the tokens of the full lexer, in which every clause has its own.
- * (A run of such parameters as one token measured no faster.)
+ * A whole well-formed parameter as one token (`customerRef.id NUL 42 NUL`,
+ * `totalAmount NUL gte:100;lte:200 NUL`, `vendorName NUL "%acme\%%" NUL`): nearly every
+ * parameter is, and every token costs the lexer and the parser about the same whatever
+ * its length. Its node is built from the parameter's text (`simpleParam` in
+ * `grammar.ts`); any other parameter lexes as `Key` and the tokens of its value. Only
+ * the fast lexer has it: the error path and the token limits read the tokens of the
+ * full lexer, in which every clause has its own. (A run of such parameters as one token
+ * measured no faster.)
  */
 export const SimpleParam = /* @__PURE__ */ createToken({
   name: 'SimpleParam',

@@ -54,23 +54,27 @@ const KEY = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('a.', '.a', '1a', 'a..b', 'a-b', 'é', '') },
   { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('a', 'Z', '_', '0', '9', '.', '-', ' ', 'é'), maxLength: 8 }) },
 );
-/** Mostly what a bare clause is made of, sometimes what makes a clause something else (a quote, an escape, a wildcard). */
+/** Mostly what a bare clause is made of, sometimes a quote, an escape, a bad escape or a wildcard. */
 const BARE_UNIT = fc.constantFrom('a', 'Z', '0', ' ', ':', ';', 'gt:', 'gte:', 'lt:', 'lte:', 'gt', 'l', 'é', '😀', '=', '&', '+', '"');
 const ANY_UNIT = fc.constantFrom('"', '%', '\\', '\\;', '\\%', '\\"', '\\\\', ';;');
-const VALUE = fc.string({ unit: fc.oneof({ weight: 12, arbitrary: BARE_UNIT }, { weight: 1, arbitrary: ANY_UNIT }), maxLength: 10 });
+const VALUE = fc.string({ unit: fc.oneof({ weight: 8, arbitrary: BARE_UNIT }, { weight: 2, arbitrary: ANY_UNIT }), maxLength: 10 });
 const PAIRS = fc.array(fc.record({ key: KEY, value: VALUE }), { minLength: 1, maxLength: 3 });
 
 describe('the fast lexer (SimpleParam) against the full lexer', () => {
   it('gives the same tree wherever its tokens parse, on generated parameters', () => {
     let simple = 0;
+    let escaped = 0;
     fc.assert(
       fc.property(PAIRS, (pairs) => {
-        if (agree(pairs)) simple++;
+        if (!agree(pairs)) return;
+        simple++;
+        if (pairs.some((p) => treeOf(fast, [p])?.tokens[0] === 'SimpleParam' && /["\\]/.test(p.value))) escaped++;
       }),
       { numRuns: 20_000 },
     );
-    // The generator reaches the fast path often, or the test would prove little.
+    // The generator reaches the fast path often, quotes and escapes included, or the test would prove little.
     expect(simple).toBeGreaterThan(2_000);
+    expect(escaped).toBeGreaterThan(500);
   });
 
   it('gives the same tree on the queries of grammar/vectors', () => {
@@ -95,13 +99,21 @@ describe('the fast lexer (SimpleParam) against the full lexer', () => {
     ['a', 'gte:gte:5', true],
     ['a', 'x"y', true],
     ['a', 'gte:', false],
-    ['a', '"x"', false],
-    ['a', 'gt:"x"', false],
+    ['a', '"x"', true],
+    ['a', 'gt:"x";lt:"y;\\"z"', true],
+    ['a', '""', true],
+    ['a', '"x"y', false],
+    ['a', '"x', false],
     ['a', 'x;', false],
     ['a', ';x', false],
     ['a', '', false],
-    ['a', 'x%', false],
-    ['a', 'x\\;', false],
+    ['a', 'x%', true],
+    ['vendorName', '%acme%;gt:%', true],
+    ['a', 'x\\%', true],
+    ['a', 'x\\;y;"\\%%"', true],
+    ['a', 'x\\q', false],
+    ['a', '"x\\q"', false],
+    ['a', 'x\\', false],
     ['a.', 'x', false],
     ['a-b', 'x', false],
   ])('lexes %s=%s as one SimpleParam: %s', (key, value, whole) => {
