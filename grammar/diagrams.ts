@@ -179,13 +179,8 @@ function draw(rr: Railroad, p: Production, context: Context): Item | null {
       return rr.ZeroOrMore(inner(), draw(rr, p.separator!, context)!);
     case 'Option':
       return rr.Optional(inner());
-    case 'Alternation': {
-      // SimpleParam is a param lexed whole, for speed (src/syntax/tokens.ts): the same language, not drawn.
-      const alts = (p.definition ?? []).filter((a) => alt(a) !== 'SimpleParam');
-      if (alts.length > 1) return rr.Choice(0, ...alts.map((a) => draw(rr, a, context)!));
-      const items = drawAll(rr, alts[0]!.definition ?? [], context);
-      return items.length === 1 ? items[0]! : rr.Sequence(...items);
-    }
+    case 'Alternation':
+      return rr.Choice(0, ...(p.definition ?? []).map((a) => draw(rr, a, context)!));
     case 'Alternative':
       // A quoted operand is the alternative that opens with a quote: its text may hold ";".
       return inner({ ...context, quoted: alt(p) === 'OpenQuote' });

@@ -8,19 +8,20 @@ import { checkTokenLimits, withinLimits } from './token-limits';
 import { SEPARATOR, SimpleParam } from './tokens';
 
 /**
- * Lexes every filter parameter in one call and parses the whole token vector in one go,
- * first with the fast lexer (a parameter of bare clauses is one token): a query that
- * parses so, within the limits, is done. Otherwise the full lexer's tokens are gone
- * over: the per-parameter limits are checked on them, and only when something is wrong
- * does it go back over the parameters one by one to say exactly what, and to parse the
- * ones that are fine on their own.
+ * Lexes every filter parameter in one call, first with the fast lexer, in which a
+ * well-formed parameter is one `SimpleParam` token: a query of such parameters, within
+ * the limits, is built from their texts and done, without the parser. Otherwise the full
+ * lexer's tokens are gone over: the per-parameter limits are checked on them, the whole
+ * token vector is parsed in one go, and only when something is wrong does it go back
+ * over the parameters one by one to say exactly what, and to parse the ones that are
+ * fine on their own.
  */
 export function parseFilters(filters: ParsedParam[], limits: Limits): void {
   let text = '';
   for (const { key, value } of filters) text += key + SEPARATOR + value + SEPARATOR;
   const fast = fastFilterLexer().tokenize(text);
   if (fast.errors.length === 0) {
-    const params = simpleParams(fast.tokens, filters) ?? parsed(fast.tokens, filters);
+    const params = simpleParams(fast.tokens, filters);
     if (params !== undefined && withinLimits(params, limits)) {
       for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
       return;
@@ -37,8 +38,9 @@ export function parseFilters(filters: ParsedParam[], limits: Limits): void {
   const tokens = lexed.tokens;
   const overLimit = checkTokenLimits(filters, tokens, layout, limits);
   if (lexed.errors.length === 0 && !overLimit) {
-    const params = parsed(tokens, filters);
-    if (params !== undefined) {
+    const parser = filterParser();
+    const params = parser.parseQuery(tokens, filters);
+    if (parser.errors.length === 0) {
       for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
       return;
     }
@@ -57,18 +59,11 @@ export function parseFilters(filters: ParsedParam[], limits: Limits): void {
   }
 }
 
-/** The parameters of a token vector, or undefined when it does not parse. */
-function parsed(tokens: IToken[], filters: readonly ParsedParam[]): Param[] | undefined {
-  const parser = filterParser();
-  const params = parser.parseQuery(tokens, filters);
-  return parser.errors.length === 0 ? params : undefined;
-}
-
 /**
  * The parameters of a token vector that is one `SimpleParam` per parameter, built from
- * their texts: what the parser makes of it (`query = *( SimpleParam / param )` takes
- * each such token as it is), without running it. Most queries are so, and the parser is
- * then not even built: the first such query of a process skips its construction.
+ * their texts, or undefined when a parameter is not one. Valid queries are so, and the
+ * parser and the full lexer are then not even built: the first such query of a process
+ * skips their construction.
  */
 function simpleParams(tokens: IToken[], filters: readonly ParsedParam[]): Param[] | undefined {
   if (tokens.length !== filters.length) return undefined;

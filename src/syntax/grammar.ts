@@ -15,7 +15,6 @@ import {
   operatorLength,
   Piece,
   Semi,
-  SimpleParam,
   SORT_LEXER_DEFINITION,
   SortPath,
   ValueEnd,
@@ -54,30 +53,17 @@ export class FilterParser extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
-  /** query = *( SimpleParam / param ) */
+  /** query = *param */
   readonly query = this.RULE('query', (): Param[] => {
     const params: Param[] = (this.params = []);
     this.MANY(this.nextParam);
     return params;
   });
 
-  private readonly nextParam = (): void => this.OR(this.paramForms);
-
-  private readonly paramForms = [
-    {
-      // A parameter of bare clauses, lexed whole by the fast lexer: its node comes from its text.
-      ALT: (): void => {
-        this.CONSUME(SimpleParam);
-        if (!this.RECORDING_PHASE) this.params.push(simpleParam(this.texts[this.paramIndex++]!));
-      },
-    },
-    {
-      ALT: (): void => {
-        const param = this.SUBRULE(this.param);
-        if (!this.RECORDING_PHASE) this.params.push(param);
-      },
-    },
-  ];
+  private readonly nextParam = (): void => {
+    const param = this.SUBRULE(this.param);
+    if (!this.RECORDING_PHASE) this.params.push(param);
+  };
 
   /** param = Key clause *( Semi clause ) ValueEnd */
   readonly param = this.RULE('param', (): Param => {
