@@ -82,7 +82,6 @@ export const SimpleParam = /* @__PURE__ */ createToken({
 export const OtherParam = /* @__PURE__ */ createToken({
   name: 'OtherParam',
   pattern: /[^\0]*\0[^\0]*\0/,
-  start_chars_hint: /* @__PURE__ */ allCharsExcept(''),
   line_breaks: true,
 });
 
