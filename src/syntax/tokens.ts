@@ -70,7 +70,6 @@ export const SimpleParam = /* @__PURE__ */ createToken({
       return SIMPLE_PARAM.test(text) ? [text.slice(offset, SIMPLE_PARAM.lastIndex)] : null;
     },
   },
-  start_chars_hint: /* @__PURE__ */ Array.from(NAME_START),
   line_breaks: false,
 });
 
