@@ -271,10 +271,14 @@ export function sortableFields(schema: Schema): Field[] {
   return [...schema.fields.values()].filter((f) => f.sortable);
 }
 
-/** Paging with its defaults filled in: the API's page sizes. A cursor is added by `withCursor`. */
+/**
+ * Paging with its defaults filled in: the API's page sizes. A cursor is added by
+ * `withCursor`. Without a prototype: `check`, the client and the back ends test
+ * `paging.cursor`, and a `cursor` added to `Object.prototype` must not read as the schema's.
+ */
 function pagingOf(spec: PagingSpec): Paging {
   const defaultLimit = spec.defaultLimit ?? API_PAGING.defaultLimit;
-  return { defaultLimit, maxLimit: spec.maxLimit ?? Math.max(API_PAGING.maxLimit, defaultLimit) };
+  return Object.setPrototypeOf({ defaultLimit, maxLimit: spec.maxLimit ?? Math.max(API_PAGING.maxLimit, defaultLimit) }, null) as Paging;
 }
 
 /**

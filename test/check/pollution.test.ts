@@ -21,7 +21,7 @@ const MODULES = {
  * (`get`, `set`, `value`, `path`, `then`, `length`), which break any program, and
  * `CATEGORIES`, which breaks Chevrotain's own module before any code of ours runs.
  */
-const KEYS = ['alias', 'after', 'page', 'caseInsensitive', 'codegen', 'limits', 'params', 'typed', 'document', 'table', 'arrays', 'columns', 'firstParam', 'tieBreaker', 'caseFolding', 'title', 'instance', 'maxDiagnostics', 'style', '0', '1', '2', '3', '5', '34', '59', '65', '256', '768', '1536', 'param', 'problems', 'omitted', 'stopped', 'sort', 'partial', 'removed', 'required', 'sortable', 'array', 'sortParam', 'paging', 'GROUP', 'PUSH_MODE', 'POP_MODE', 'LONGER_ALT', 'LABEL', 'PATTERN', 'categoryMatches', 'isParent'];
+const KEYS = ['alias', 'after', 'page', 'caseInsensitive', 'codegen', 'limits', 'params', 'typed', 'document', 'table', 'arrays', 'columns', 'firstParam', 'tieBreaker', 'caseFolding', 'title', 'instance', 'maxDiagnostics', 'style', '0', '1', '2', '3', '5', '34', '59', '65', '256', '768', '1536', 'param', 'problems', 'omitted', 'stopped', 'sort', 'partial', 'removed', 'required', 'sortable', 'array', 'sortParam', 'paging', 'GROUP', 'PUSH_MODE', 'POP_MODE', 'LONGER_ALT', 'LABEL', 'PATTERN', 'categoryMatches', 'isParent', 'cursor', 'codec'];
 
 function run(module: string, when: 'before' | 'after' | 'never', keys: readonly string[] = KEYS): unknown {
   const out = execFileSync(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify({ module, when, keys })], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
