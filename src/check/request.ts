@@ -3,7 +3,7 @@ import { excerpt, quote } from '../text/quote';
 import { type Paging, type RequestParam, type Schema } from '../schema/define';
 import type { PassThroughParams } from '../syntax/ast';
 import type { Page } from '../filter/filter';
-import { dateValue, numberValue } from './values';
+import { dateValue, isDiagnostic, numberValue } from './values';
 
 /**
  * Checks the request parameters of a query against the schema (reference §9): a required
@@ -45,7 +45,7 @@ function checkType(param: RequestParam, text: string, errors: Diagnostic[]): voi
   const span = { start: 0, end: text.length };
   const value =
     param.type === 'number' ? numberValue(text, where, span, true) : param.type === 'date' ? dateValue(text, where, span, true) : undefined;
-  if (typeof value === 'object' && 'code' in value) errors.push(value);
+  if (typeof value === 'object' && isDiagnostic(value)) errors.push(value);
 }
 
 /**

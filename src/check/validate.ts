@@ -15,7 +15,7 @@ import { checkSort, sortExample } from './sort';
 import type { CursorCodec, CursorRequest } from '../filter/cursor';
 import { resolveLimits } from '../input/limits';
 import { closest } from './suggest';
-import { dateValue, numberValue, OR_HINT } from './values';
+import { dateValue, isDiagnostic, numberValue, OR_HINT } from './values';
 
 /** Options of `validate`. */
 export interface ValidateOptions {
@@ -338,7 +338,7 @@ function dateTest(clause: Clause, param: Param, where: Location, errors: Diagnos
   const text = noWildcard(clause, param, 'date', where, errors);
   if (text === undefined) return undefined;
   const value = dateValue(text, where, clause.operand.span, false);
-  if ('code' in value) {
+  if (isDiagnostic(value)) {
     errors.push(value);
     return undefined;
   }

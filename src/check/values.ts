@@ -9,6 +9,14 @@ import { readNumber, type NumberProblem } from '../values/number';
  * parameter (`plain`) takes a plain value, so an operator in it gets its own hint.
  */
 
+/**
+ * True for the diagnostic that `numberValue` or `dateValue` gives back instead of a
+ * value: its `code` is its own, never one a polluted `Object.prototype` lends a date range.
+ */
+export function isDiagnostic(value: object): value is Diagnostic {
+  return Object.hasOwn(value, 'code');
+}
+
 /** The number an operand or parameter value says, or the diagnostic of why it is not one. */
 export function numberValue(text: string, where: Location, span: Span, plain: boolean): number | Diagnostic {
   const value = readNumber(text, true);
