@@ -22,7 +22,9 @@ export function withPristinePrototypes<T>(build: () => T): T {
   try {
     for (const proto of [Object.prototype, Array.prototype]) {
       for (const key of Object.getOwnPropertyNames(proto)) {
-        const descriptor = Object.getOwnPropertyDescriptor(proto, key)!;
+        // Without a prototype: once Object.prototype's own `get` or `set` is back, a plain
+        // descriptor would inherit it, and putting Array.prototype's back would fail.
+        const descriptor = Object.setPrototypeOf(Object.getOwnPropertyDescriptor(proto, key)!, null) as PropertyDescriptor;
         // Added by other code: enumerable (no built-in is), or an array index (no built-in has one).
         if ((descriptor.enumerable === true || String(Number(key) >>> 0) === key) && Reflect.deleteProperty(proto, key)) hidden.push([proto, key, descriptor]);
       }

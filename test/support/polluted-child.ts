@@ -1,12 +1,12 @@
 /**
  * Run by test/check/pollution.test.ts in a fresh process: pollutes Object.prototype and
  * Array.prototype (when asked) before importing the package named in argv (src or
- * dist), or after its first check, then prints what check, format, compile, sortItems, pageItems,
+ * dist), between the import and its first check, or after the first check, then prints what check, format, compile, sortItems, pageItems,
  * toSql, sqlIndexes, parse, openApiParameters and toProblemDetails make of a few queries,
  * each given an empty options object, as JSON, for the test to hold equal to an
  * unpolluted run.
  */
-const { module: target, when, keys } = JSON.parse(process.argv[2]!) as { module: string; when: 'before' | 'after' | 'never'; keys: string[] };
+const { module: target, when, keys } = JSON.parse(process.argv[2]!) as { module: string; when: 'before' | 'imported' | 'after' | 'never'; keys: string[] };
 
 /** Adds each key to both prototypes, where it is not a built-in already (`Array.prototype.sort`): added, never replaced. */
 function pollute(): void {
@@ -23,6 +23,7 @@ const QUERIES = [
 
 if (when === 'before') pollute();
 const { check, compile, format, invoices, openApiParameters, pageItems, parse, sortItems, sqlIndexes, toProblemDetails, toSql } = (await import(target)) as typeof import('../../src/index');
+if (when === 'imported') pollute();
 if (when === 'after') {
   check(QUERIES[0]!, invoices);
   pollute();
@@ -48,5 +49,7 @@ const out = QUERIES.map((query) => {
     relational: toSql(filter, { columns: { totalAmount: 'total', status: 'status', postedDate: 'posted', 'customerRef.id': 'customer_id' }, arrays: { lines: { table: 'lines', parentKey: 'id', foreignKey: 'invoice_id', columns: { description: 'description' } } }, table: 'invoices' }, {}),
   };
 });
-process.stdout.write(JSON.stringify({ out, indexes: sqlIndexes(invoices, typed, {}), openApi: openApiParameters(invoices, {}) }));
+// What was added is still there, as it was: the package takes nothing away for good.
+const kept = when === 'never' || keys.every((key) => [Object.prototype, Array.prototype].every((proto) => Object.hasOwn(proto, key)));
+process.stdout.write(JSON.stringify({ out, indexes: sqlIndexes(invoices, typed, {}), openApi: openApiParameters(invoices, {}), kept }));
 export {};
