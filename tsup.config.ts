@@ -19,104 +19,6 @@ const mainEntryExternal: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
-/**
- * Leaves out of the build the parts of Chevrotain that a built qsfilter never runs, each
- * replaced by a stub that fails loudly if it ever is:
- * - the regular-expression analyser (`@chevrotain/regexp-to-ast` and the lexer's
- *   `reg_exp.js`): the lexer asks it for the characters a pattern can start with, and
- *   every pattern of ours says so itself (`start_chars_hint`, src/syntax/tokens.ts);
- * - the grammar checks (`grammar/checks.js`): they run when a parser or lexer is built
- *   with validations, which only the tests do (against src/, with all of Chevrotain);
- * - the text of its error messages (`errors_public.js`): the parser builds a message for
- *   each recognition error, and qsfilter reads only how many there are (its diagnostics
- *   explain a failed parse themselves, src/syntax/explain.ts), so each message is one
- *   fixed sentence instead.
- * Together 23 KiB minified, about 6 KiB gzipped of what a browser pre-check loads.
- */
-/** The messages of Chevrotain's grammar validator, which the stub of `errors_public.js` provides. */
-const VALIDATOR_MESSAGES = [
-  'buildDuplicateFoundError',
-  'buildNamespaceConflictError',
-  'buildAlternationPrefixAmbiguityError',
-  'buildAlternationAmbiguityError',
-  'buildEmptyRepetitionError',
-  'buildTokenNameError',
-  'buildEmptyAlternationError',
-  'buildTooManyAlternativesError',
-  'buildLeftRecursionError',
-  'buildInvalidRuleNameError',
-  'buildDuplicateRuleNameError',
-];
-
-const chevrotainUnused: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'qsfilter-chevrotain-unused',
-  setup(build) {
-    const fail = (what: string) => `throw new Error("qsfilter's build of Chevrotain leaves out ${what} (tsup.config.ts)")`;
-    const stubs: Record<string, string> = {
-      'regexp-to-ast': `export class BaseRegExpVisitor { visit() { ${fail('regexp-to-ast')} } }
-        export class RegExpParser { pattern() { ${fail('regexp-to-ast')} } }`,
-      'reg_exp': `export const failedOptimizationPrefixMsg = "";
-        export function getOptimizedStartCodesIndices() { ${fail("the analysis of a token pattern without start_chars_hint")} }
-        export function canMatchCharCode() { ${fail('the analysis of a token pattern')} }`,
-      checks: ['validateLookahead', 'validateGrammar', 'validateRuleIsOverridden', 'validateAmbiguousAlternationAlternatives', 'validateEmptyOrAlternative', 'validateNoLeftRecursion', 'validateSomeNonEmptyLookaheadPath']
-        .map((name) => `export function ${name}() { ${fail('grammar validation')} }`)
-        .join('\n'),
-      errors_public: `const message = () => "qsfilter's build of Chevrotain leaves out its error messages (tsup.config.ts)";
-        const provider = (...names) => Object.fromEntries(names.map((name) => [name, message]));
-        export const defaultParserErrorProvider = provider('buildMismatchTokenMessage', 'buildNotAllInputParsedMessage', 'buildNoViableAltMessage', 'buildEarlyExitMessage');
-        export const defaultGrammarResolverErrorProvider = provider('buildRuleNotFoundError');
-        export const defaultGrammarValidatorErrorProvider = provider(${VALIDATOR_MESSAGES.map((m) => JSON.stringify(m)).join(', ')});`,
-    };
-    build.onResolve({ filter: /^@chevrotain\/regexp-to-ast$|[\\/](reg_exp|checks|errors_public)\.js$/ }, (args) => {
-      if (!/[\\/]node_modules[\\/](chevrotain|@chevrotain)[\\/]/.test(args.importer)) return undefined;
-      const name = args.path.startsWith('@chevrotain/') ? 'regexp-to-ast' : /([a-z_]+)\.js$/.exec(args.path)![1]!;
-      return { path: name, namespace: 'qsfilter-chevrotain-unused' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'qsfilter-chevrotain-unused' }, (args) => ({ contents: stubs[args.path]!, loader: 'js' }));
-  },
-};
-
-/**
- * Edits of Chevrotain's text for a cold start (bench/RESULTS.md, issue 26), per file.
- * Each must apply exactly once: the build fails if Chevrotain's text changed.
- * - `scan/lexer.js`: the lexer maps a first character's code above 255 to a bucket through
- *   a 65,536-entry table, which the first `Lexer` fills in a loop: about 3 ms of a cold
- *   start, a third of building the lexer. The table holds `255 + ~~(code / 255)`, so the
- *   build computes that instead, where the table was read (same values; the corpus's
- *   first characters are below 256, which never get there), and the table is never filled.
- * - `parse/parser/parser.js`: the module copies the methods of its nine traits onto
- *   `Parser.prototype` when it is loaded (`applyMixins`), about 2 ms of an import. They
- *   are copied by the first parser's constructor instead, before it calls any of them:
- *   most queries are parsed without a parser (src/syntax/filters.ts), so a process that
- *   checks such queries never copies them.
- */
-const CHEVROTAIN_EDITS: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
-  'scan/lexer.js': [
-    [': charCodeToOptimizedIdxMap[charCode];', ': 255 + ~~(charCode / 255);'],
-    ['if (charCodeToOptimizedIdxMap.length === 0) {', 'if (false) {'],
-  ],
-  'parse/parser/parser.js': [
-    ['applyMixins(Parser, [', 'let traitsCopied = false;\nfunction copyTraits() {\n    traitsCopied = true;\n    applyMixins(Parser, ['],
-    ['    PerformanceTracer,\n]);\n', '    PerformanceTracer,\n    ]);\n}\n'],
-    ['    constructor(tokenVocabulary, config) {\n        this.definitionErrors = [];', '    constructor(tokenVocabulary, config) {\n        if (!traitsCopied)\n            copyTraits();\n        this.definitionErrors = [];'],
-  ],
-};
-
-const chevrotainEdits: NonNullable<Options['esbuildPlugins']>[number] = {
-  name: 'qsfilter-chevrotain-edits',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]chevrotain[\\/]lib[\\/]src[\\/](scan[\\/]lexer|parse[\\/]parser[\\/]parser)\.js$/ }, (args) => {
-      const file = args.path.replaceAll('\\', '/').split('/lib/src/')[1]!;
-      let contents = readFileSync(args.path, 'utf8');
-      for (const [from, to] of CHEVROTAIN_EDITS[file]!) {
-        if (contents.split(from).length !== 2) throw new Error(`tsup.config.ts: Chevrotain's ${file} no longer holds ${JSON.stringify(from)} once`);
-        contents = contents.replace(from, to);
-      }
-      return { contents, loader: 'js' };
-    });
-  },
-};
-
 const shared: Options = {
   target: 'node22',
   // chevrotain is bundled (tree-shaken, minified): it is ESM only, so a `require` of the
@@ -244,7 +146,7 @@ export default defineConfig([
       [CHEVROTAIN_ENTRY]: 'src/syntax/chevrotain.ts',
     },
     format: ['esm', 'cjs'],
-    esbuildPlugins: [mainEntryExternal, chevrotainUnused, chevrotainEdits, lazyCheckFromMainEntry],
+    esbuildPlugins: [mainEntryExternal, lazyCheckFromMainEntry],
     dts: { entry: PUBLIC_ENTRIES },
     metafile: true,
     // Both builds run at once and write to dist/: this one must not delete the other's output.
@@ -264,7 +166,7 @@ export default defineConfig([
     // No bundler reads this file after us: whitespace can go too.
     minifyWhitespace: minify,
     format: ['esm'],
-    esbuildPlugins: [chevrotainUnused, chevrotainEdits, commandFromBin],
+    esbuildPlugins: [commandFromBin],
     // One file: the checker that a schema's validate loads on first use (a dynamic import)
     // is bundled in, not split into chunks beside the command.
     splitting: false,

@@ -6,10 +6,13 @@
  *
  * The diagrams are drawn here, as SVG, with the railroad-diagrams script that chevrotain
  * ships (`chevrotain/diagrams/vendor`): the page loads nothing and works offline.
- * The parser's rules speak in tokens (`Key`, `Piece`, `ValueEnd`) and fold `value` and
- * `operand` into `param` and `clause` for speed; the page speaks in the words of
- * reference §3 and `filter.abnf` instead: path, value, clause, operator, operand, escape,
+ * The parser's rules speak in tokens (`Start`, `Equals`, `Operand`) and write `path` and
+ * `value` inside `param` (so that Chevrotain's recovery keeps a parameter's errors within
+ * it); the page speaks in the words of reference §3 and `filter.abnf` instead, and draws
+ * those parts as rules of their own: path, value, clause, operator, operand, escape,
  * wildcard. Every token and rule of the parser must have such a word, or drawing fails.
+ * What a token matches (an operator, an operand's characters) is drawn from the tokens'
+ * definitions in `src/syntax/tokens.ts`.
  *
  * Run with `npm run grammar`.
  */
@@ -20,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import type { ISerializedGast } from 'chevrotain';
 import { COMPARISON_OPERATORS } from '../src/syntax/ast';
-import { FilterParser, SortParser } from '../src/syntax/grammar';
+import { FilterParser } from '../src/syntax/grammar';
 
 /** Where the page is checked in. */
 export const DIAGRAMS_PATH = fileURLToPath(new URL('./diagrams.html', import.meta.url));
@@ -36,11 +39,11 @@ export interface RuleDiagram {
 export function drawDiagrams(): RuleDiagram[] {
   const rr = railroad();
   const rules = new Map<string, Item>();
-  const productions = [...new FilterParser(true).getSerializedGastProductions(), ...new SortParser(true).getSerializedGastProductions()] as Production[];
+  const productions = new FilterParser(true).getSerializedGastProductions() as Production[];
   for (const rule of productions) {
     const name = RULE_NAMES[rule.name!];
     if (name === undefined) throw new Error(`grammar/diagrams.ts: the parser rule "${rule.name}" has no reader name`);
-    rules.set(name, rr.Sequence(...drawAll(rr, rule.definition!, { rule: rule.name!, quoted: false, lifted: rules })));
+    rules.set(name, rr.Sequence(...drawAll(rr, rule.definition!, { rule: rule.name!, lifted: rules })));
   }
   for (const [name, draw] of Object.entries(LEXICAL)) rules.set(name, draw(rr));
   const order = Object.keys(NOTES);
@@ -95,41 +98,37 @@ ${diagramsFragment()}
 const RULE_NAMES: Record<string, string> = { query: 'query', param: 'param', clause: 'clause', sort: 'sort', sortKey: 'sort key' };
 
 /**
- * Parts of a parser rule drawn as a rule of their own, as the ABNF has them: the
- * clauses of a parameter are its value, the alternatives of a clause its operand.
+ * Runs of a parser rule drawn as a rule of their own, as the ABNF has them: a name then
+ * a repetition of dot and name is a path; a clause then a repetition of `;` and clause is
+ * a value. Each is known by its first two productions.
  */
-const LIFTED: Record<string, { readonly type: string; readonly name: string }> = {
-  param: { type: 'RepetitionMandatoryWithSeparator', name: 'value' },
-  clause: { type: 'Alternation', name: 'operand' },
-};
+const LIFTED: readonly { readonly first: string; readonly separator: string; readonly name: string }[] = [
+  { first: 'Name', separator: 'Dot', name: 'path' },
+  { first: 'clause', separator: 'Semi', name: 'value' },
+];
 
-/** What each token is to a reader; `null` for one that only marks where a value ends. */
-function drawToken(rr: Railroad, token: string, quoted: boolean): Item | null {
+/** What each token is to a reader; `null` for one that only marks where a parameter starts or ends. */
+function drawToken(rr: Railroad, token: string): Item | null {
   switch (token) {
-    case 'Key': // the whole key, and the separator that stands for "="
-      return rr.Sequence(ruleBox(rr, 'path'), rr.Terminal('='));
-    case 'SortPath':
-      return ruleBox(rr, 'path');
-    case 'ValueEnd': // the end of a value: the query's next "&", or its end
+    case 'Start': // the start of a parameter: the query's start, or an "&"
+    case 'End': // the end of a value: the query's next "&", or its end
       return null;
+    case 'Equals':
+      return rr.Terminal('=');
+    case 'Name':
+      return rr.Terminal('name');
+    case 'Dot':
+      return rr.Terminal('.');
     case 'Operator':
       return ruleBox(rr, 'operator');
-    case 'OpenQuote':
-    case 'CloseQuote':
-      return rr.Terminal('"');
+    case 'Operand':
+      return ruleBox(rr, 'operand');
     case 'Semi':
       return rr.Terminal(';');
     case 'Comma':
       return rr.Terminal(',');
     case 'Minus':
       return rr.Terminal('-');
-    case 'Piece': // Text (or QuotedText), Escape or Wildcard
-      return rr.Choice(
-        0,
-        rr.Terminal(quoted ? 'any character but " \\ %' : 'any character but ; \\ %'),
-        ruleBox(rr, 'escape'),
-        ruleBox(rr, 'wildcard'),
-      );
     default:
       throw new Error(`grammar/diagrams.ts: the token ${token} has no reader word`);
   }
@@ -144,25 +143,37 @@ interface Production {
 
 interface Context {
   readonly rule: string;
-  readonly quoted: boolean;
   /** Rules drawn so far; a lifted part is added here. */
   readonly lifted: Map<string, Item>;
 }
 
+/** The name of a production that is a token or a rule, the first of a repetition's, or undefined. */
+function nameOf(p: Production | undefined): string | undefined {
+  return p?.type === 'Terminal' || p?.type === 'NonTerminal' ? p.name : undefined;
+}
+
 function drawAll(rr: Railroad, productions: readonly Production[] | ISerializedGast[], context: Context): Item[] {
-  return (productions as Production[]).map((p) => draw(rr, p, context)).filter((item): item is Item => item !== null);
+  const list = productions as Production[];
+  const items: (Item | null)[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const next = list[i + 1];
+    const lift = LIFTED.find((l) => l.name !== context.rule && nameOf(list[i]) === l.first && next?.type === 'Repetition' && nameOf(next.definition?.[0]) === l.separator);
+    if (lift === undefined) {
+      items.push(draw(rr, list[i]!, context));
+      continue;
+    }
+    context.lifted.set(lift.name, rr.Sequence(...drawAll(rr, [list[i]!, next!], { ...context, rule: lift.name })));
+    items.push(ruleBox(rr, lift.name));
+    i++;
+  }
+  return items.filter((item): item is Item => item !== null);
 }
 
 function draw(rr: Railroad, p: Production, context: Context): Item | null {
-  const lift = LIFTED[context.rule];
-  if (lift !== undefined && p.type === lift.type) {
-    context.lifted.set(lift.name, draw(rr, p, { ...context, rule: lift.name })!);
-    return ruleBox(rr, lift.name);
-  }
   const inner = (c: Context = context): Item => rr.Sequence(...drawAll(rr, p.definition ?? [], c));
   switch (p.type) {
     case 'Terminal':
-      return drawToken(rr, p.name!, context.quoted);
+      return drawToken(rr, p.name!);
     case 'NonTerminal': {
       const name = RULE_NAMES[p.name!];
       if (name === undefined) throw new Error(`grammar/diagrams.ts: the parser rule "${p.name}" has no reader name`);
@@ -182,27 +193,31 @@ function draw(rr: Railroad, p: Production, context: Context): Item | null {
     case 'Alternation':
       return rr.Choice(0, ...(p.definition ?? []).map((a) => draw(rr, a, context)!));
     case 'Alternative':
-      // A quoted operand is the alternative that opens with a quote: its text may hold ";".
-      return inner({ ...context, quoted: alt(p) === 'OpenQuote' });
+      return inner();
     default:
       throw new Error(`grammar/diagrams.ts: cannot draw a ${p.type}`);
   }
-}
-
-function alt(p: Production): string | undefined {
-  const first = p.definition?.[0];
-  return first?.type === 'Terminal' ? first.name : undefined;
 }
 
 // ---------------------------------------------------------------- the tokens' own grammar
 
 /** Rules that are tokens to the parser, drawn from what the tokens match (src/syntax/tokens.ts). */
 const LEXICAL: Record<string, (rr: Railroad) => Item> = {
-  path: (rr) => rr.OneOrMore(rr.Terminal('name'), rr.Terminal('.')),
+  operand: (rr) =>
+    rr.Choice(
+      0,
+      rr.Sequence(rr.Terminal('"'), rr.ZeroOrMore(piece(rr, 'any character but " \\ %')), rr.Terminal('"')),
+      rr.Sequence(rr.OneOrMore(piece(rr, 'any character but ; \\ %'))),
+    ),
   operator: (rr) => rr.Sequence(rr.Choice(0, ...COMPARISON_OPERATORS.map((op) => rr.Terminal(op))), rr.Terminal(':')),
   escape: (rr) => rr.Sequence(rr.Terminal('\\'), rr.Choice(0, ...['\\', '%', ';', '"'].map((c) => rr.Terminal(c)))),
   wildcard: (rr) => rr.Terminal('%'),
 };
+
+/** One character of an operand: text, an escape or a wildcard. */
+function piece(rr: Railroad, text: string): Item {
+  return rr.Choice(0, rr.Terminal(text), ruleBox(rr, 'escape'), ruleBox(rr, 'wildcard'));
+}
 
 /** What each rule means, in reading order (the page's order). */
 const NOTES: Record<string, string> = {

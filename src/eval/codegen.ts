@@ -1,5 +1,5 @@
 import type { Predicate } from './closures';
-import { isFieldName } from '../syntax/path';
+import { isFieldName } from '../values/name';
 import { valueCount, type ConditionShape, type FilterShape, type Plan, type TestShape } from './plan';
 import {
   ARRAY_PROTOTYPE,

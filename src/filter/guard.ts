@@ -2,7 +2,7 @@ import { everyElement, isObject, ownField, resultHint, wrongArgument } from '../
 import type { SCALAR_TYPES } from '../schema/define';
 import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
 import { expectAst } from '../syntax/guard';
-import { isFieldName } from '../syntax/path';
+import { isFieldName } from '../values/name';
 import { isInstant } from '../values/date';
 import type { Condition, Filter, SortField } from './filter';
 import { fits } from './cursor';

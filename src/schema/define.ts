@@ -1,4 +1,4 @@
-import { DEFAULT_SORT_PARAM, isFieldName, isParamName } from '../syntax/path';
+import { DEFAULT_SORT_PARAM, isFieldName, isParamName } from '../values/name';
 
 /** The scalar field types of reference §4. */
 export const SCALAR_TYPES = ['number', 'string', 'date'] as const;

@@ -1,5 +1,5 @@
 import { ownOptions, wrongArgument } from '../arguments/arguments';
-import { isFieldName, RESERVED_NAMES } from '../syntax/path';
+import { isFieldName, RESERVED_NAMES } from '../values/name';
 import type { ElementFieldSpec, FieldSpec, ScalarType, SchemaSpec } from './define';
 
 /** Options of `schemaFromJsonSchema`. */

@@ -2,7 +2,7 @@ import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, DateTest, NumberTest } from '../filter/filter';
 import { MAX_MS as END_MS, MIN_MS as FIRST_MS } from '../values/date';
-import { isFieldName } from '../syntax/path';
+import { isFieldName } from '../values/name';
 import { quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
 import { decimalRange } from './rounding';

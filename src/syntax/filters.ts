@@ -1,78 +1,109 @@
+import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import type { Limits } from '../input/limits';
-import type { Param } from './ast';
-import { addReservedNames, checkKey, explainParam } from './explain';
-import type { IToken } from './chevrotain';
-import { fastFilterLexer, filterLexer, filterParser, simpleParam } from './grammar';
-import { addProblem, type Layout, type ParsedParam } from './parsed';
-import { checkTokenLimits, withinLimits } from './token-limits';
-import { SEPARATOR, SimpleParam } from './tokens';
+import { quote } from '../text/quote';
+import type { Path } from './ast';
+import type { IRecognitionException, IToken } from './chevrotain';
+import { escapeProblems, keyProblem, valueProblem } from './diagnose';
+import { filterParser } from './grammar';
+import { lexFilters, type LexedQuery } from './lex';
+import { parsedParam, Problems, type ParsedParam } from './parsed';
+import { reservedNames } from './path';
 
-/**
- * Lexes every filter parameter in one call, first with the fast lexer, in which a
- * well-formed parameter is one `SimpleParam` token: a query of such parameters, within
- * the limits, is built from their texts and done, without the parser. Otherwise the full
- * lexer's tokens are gone over: the per-parameter limits are checked on them, the whole
- * token vector is parsed in one go, and only when something is wrong does it go back
- * over the parameters one by one to say exactly what, and to parse the ones that are
- * fine on their own.
- */
-export function parseFilters(filters: ParsedParam[], limits: Limits): void {
-  let text = '';
-  for (const { key, value } of filters) text += key + SEPARATOR + value + SEPARATOR;
-  const fast = fastFilterLexer().tokenize(text);
-  if (fast.errors.length === 0) {
-    const params = simpleParams(fast.tokens, filters);
-    if (params !== undefined && withinLimits(params, limits)) {
-      for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
-      return;
-    }
-  }
-  // Where each value starts in the text: what the limits and the explanations count from.
-  const layout: Layout = { valueStart: [], keyEnd: [], valueEnd: [] };
-  let start = 0;
-  for (const { key, value } of filters) {
-    layout.valueStart.push(start + key.length + 1);
-    start += key.length + value.length + 2;
-  }
-  const lexed = filterLexer().tokenize(text);
-  const tokens = lexed.tokens;
-  const overLimit = checkTokenLimits(filters, tokens, layout, limits);
-  if (lexed.errors.length === 0 && !overLimit) {
-    const parser = filterParser();
-    const params = parser.parseQuery(tokens, filters);
-    if (parser.errors.length === 0) {
-      for (let i = 0; i < filters.length; i++) accept(filters[i]!, params[i]!, limits.maxDiagnostics);
-      return;
-    }
-  }
-  for (let i = 0; i < filters.length; i++) {
-    const filter = filters[i]!;
-    const overLimit = filter.problems;
-    if (overLimit === undefined) {
-      explainParam(i, filter, tokens, layout, limits.maxDiagnostics);
-      continue;
-    }
-    // Over a limit of its value: not parsed further, but its key is still checked, first.
-    filter.problems = undefined;
-    checkKey(filter, limits.maxDiagnostics);
-    for (const d of overLimit) addProblem(filter, limits.maxDiagnostics, d);
-  }
+/** A filter parameter to parse: its decoded key and value, or with `unreadable` the problems that kept its value from being decoded. */
+export interface FilterText {
+  readonly key: string;
+  readonly value: string;
+  readonly unreadable: readonly Diagnostic[] | undefined;
 }
 
 /**
- * The parameters of a token vector that is one `SimpleParam` per parameter, built from
- * their texts, or undefined when a parameter is not one. Valid queries are so, and the
- * parser and the full lexer are then not even built: the first such query of a process
- * skips their construction.
+ * Parses the filter parameters of a query: one lexing of them all, the limits checked on
+ * the tokens, one parse. Each parameter gets its node, or every problem of it in order:
+ * its key's, then its value's (the invalid escapes, then each error of the parse, clause
+ * by clause). A parameter past a limit of its value is not parsed further, but its key is;
+ * one whose value could not be decoded has only its key parsed.
  */
-function simpleParams(tokens: IToken[], filters: readonly ParsedParam[]): Param[] | undefined {
-  if (tokens.length !== filters.length) return undefined;
-  for (const token of tokens) if (token.tokenType !== SimpleParam) return undefined;
-  return filters.map(simpleParam);
+export function parseFilters(filters: readonly FilterText[], limits: Limits): ParsedParam[] {
+  const lexed = lexFilters(
+    filters.map((f) => (f.unreadable === undefined ? f : { key: f.key, value: '' })),
+    limits,
+  );
+  const parser = filterParser();
+  const nodes = parser.parseQuery(parsedTokens(lexed), lexed.text, lexed.starts);
+  const errors = byParam(parser.errors, lexed.starts);
+  const junk = byParam(lexed.junk, lexed.starts);
+  return filters.map((filter, i) => {
+    const at = lexed.params[i]!;
+    const problems = new Problems(limits.maxDiagnostics);
+    let path: Path | undefined;
+    if (at.overDepth) {
+      problems.add(at.overLimit!);
+    } else {
+      const node = nodes[i];
+      const mistakes = errors?.[i] ?? NONE;
+      const key = keyProblem(filter.key, junk?.[i]?.[0], mistakes.find((e) => offsetOf(e) < at.valueStart), at.start + 1);
+      const reserved = key === undefined && node !== undefined ? reservedNames(node.path, { param: filter.key, in: 'key', text: filter.key }, 'Filter on') : undefined;
+      if (key !== undefined) problems.add(key);
+      else if (reserved !== undefined) for (const d of reserved) problems.add(d);
+      else path = node?.path;
+      if (at.overLimit !== undefined) problems.add(at.overLimit);
+      else if (filter.unreadable === undefined) {
+        if (filter.value.includes('\\')) escapeProblems(filter.key, filter.value, lexed.tokens, at.equals + 1, at.last, at.valueStart, problems);
+        for (const error of mistakes) if (offsetOf(error) >= at.valueStart) problems.add(valueProblem(filter.key, filter.value, error, lexed.tokens, at.equals, at.last));
+        if (problems.empty && node !== undefined) return parsedParam(filter.key, filter.value, node, undefined, undefined);
+        // Not reached: the parse reaches the end of every parameter. Should it not, the
+        // parameter is refused rather than left out of the filter.
+        if (problems.empty) problems.add(unparsed(filter));
+      }
+    }
+    for (const d of filter.unreadable ?? NONE) problems.add(d);
+    return parsedParam(filter.key, filter.value, undefined, undefined, problems.list(), path);
+  });
 }
 
-/** Takes a parameter that parsed as part of the whole query, unless a name in its path is reserved. */
-function accept(filter: ParsedParam, param: Param, max: number): void {
-  addReservedNames(filter, param.path, max);
-  if (filter.problems === undefined) filter.param = param;
+const NONE: readonly never[] = [];
+
+/** Where a recognition error is in the lexed text: at its token, or past the end for the end of the input. */
+function offsetOf(error: IRecognitionException): number {
+  const offset = error.token.startOffset;
+  return offset < 0 || Number.isNaN(offset) ? Infinity : offset;
+}
+
+/**
+ * The tokens the parser is given: all of them, but for a parameter past a limit, whose
+ * value is left out (its key is still parsed), or past the path depth, left out whole.
+ */
+function parsedTokens(lexed: LexedQuery): IToken[] {
+  if (!lexed.params.some((p) => p.overLimit !== undefined)) return lexed.tokens;
+  const kept: IToken[] = [];
+  for (const p of lexed.params) {
+    if (p.overDepth) continue;
+    const through = p.overLimit === undefined ? p.last : p.equals;
+    for (let t = p.first; t <= through; t++) kept.push(lexed.tokens[t]!);
+    if (through !== p.last) kept.push(lexed.tokens[p.last]!);
+  }
+  return kept;
+}
+
+/** Errors or tokens of a query's parse, by the parameter they are in (`starts`: where each begins); `undefined` when there are none. */
+function byParam<T extends IRecognitionException | IToken>(items: readonly T[], starts: readonly number[]): T[][] | undefined {
+  if (items.length === 0) return undefined;
+  const lists: T[][] = starts.map(() => []);
+  for (const item of items) {
+    const offset = 'token' in item ? offsetOf(item) : item.startOffset;
+    // The last parameter that starts at or before the offset.
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    lists[low]!.push(item);
+  }
+  return lists;
+}
+
+function unparsed(filter: FilterText): Diagnostic {
+  return diagnostic('UNEXPECTED_TEXT', `Parameter ${quote(filter.key)} could not be parsed.`, { param: filter.key, in: 'value', text: filter.value }, { start: 0, end: filter.value.length }, 'See the filter grammar (grammar/filter.abnf).');
 }

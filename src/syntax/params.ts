@@ -1,13 +1,10 @@
-import { omission } from '../diagnostics/diagnostic';
 import { decodeQuery, type QueryInput } from '../input/decode';
 import type { Limits } from '../input/limits';
+import { DEFAULT_SORT_PARAM } from '../values/name';
 import type { Param, PassThroughParams } from './ast';
-import { DEFAULT_SORT_PARAM } from './path';
-import { checkKey } from './explain';
-import { parseFilters } from './filters';
-import { addProblem, type ParsedParam, type ParsedQuery } from './parsed';
+import { parseFilters, type FilterText } from './filters';
+import { parsedParam, Problems, type ParsedParam, type ParsedQuery } from './parsed';
 import { readSort, repeatedSort, type SortExample } from './sort';
-import { overDepth } from './token-limits';
 
 // Which key of a query is a filter, a pass-through request parameter or the sort
 // parameter is decided here, once, for `parse` and `check` (from the decoded query) and
@@ -22,41 +19,27 @@ export function parseParams(input: QueryInput, limits: Limits, params: Keys | un
   const decoded = decodeQuery(input, limits);
   if (decoded.stopped !== undefined) return decoded;
   const passed: Record<string, string | string[]> = {};
-  const filters: ParsedParam[] = [];
-  const pending: ParsedParam[] = [];
+  // Each parameter's place: its record, or the index of its text among those parsed together.
+  const order: (ParsedParam | number)[] = [];
+  const texts: FilterText[] = [];
   let sorted = false;
   for (const raw of decoded.params) {
     if (raw.problems === undefined && raw.key === sortParam) {
-      filters.push(sortEntry(raw.key, raw.value ?? '', passed, sorted, limits, example));
+      order.push(sortEntry(raw.key, raw.value ?? '', passed, sorted, limits, example));
       sorted = true;
-      continue;
-    }
-    if (raw.problems === undefined && isPassThrough(passThrough, raw.key)) {
+    } else if (raw.problems === undefined && isPassThrough(passThrough, raw.key)) {
       addPassThrough(passed, raw.key, raw.value ?? '');
-      continue;
+    } else if (raw.problems !== undefined && raw.problems.some((d) => d.in === 'key')) {
+      // A key that could not be read is not parsed: its problems are all there is to say.
+      order.push(parsedParam(raw.key, raw.value ?? '', undefined, undefined, raw.problems));
+    } else {
+      // A value that could not be read does not hide what is wrong with its key, which is parsed.
+      order.push(texts.length);
+      texts.push({ key: raw.key, value: raw.value ?? '', unreadable: raw.problems });
     }
-    const filter = parsedParam(raw.key, raw.value ?? '');
-    filters.push(filter);
-    if (raw.problems === undefined) {
-      if (!overDepth(filter, limits)) pending.push(filter);
-      continue;
-    }
-    // A value that could not be read does not hide what is wrong with its key, which comes first.
-    if (!raw.problems.some((d) => d.in === 'key') && !overDepth(filter, limits)) checkKey(filter, limits.maxDiagnostics);
-    for (const d of raw.problems) addProblem(filter, limits.maxDiagnostics, d);
   }
-  if (pending.length > 0) parseFilters(pending, limits);
-  for (const filter of filters) if (filter.omitted !== undefined) filter.problems!.push(omission(filter.omitted, limits.maxDiagnostics));
-  return { filters, params: passed, stopped: undefined };
-}
-
-/**
- * A parameter's record, every property its own from the start: its optional properties
- * are read whether set or not, and one added to `Object.prototype` (`param`, `problems`)
- * must not read as set. (One shape for all records, too.)
- */
-function parsedParam(key: string, value: string): ParsedParam {
-  return { key, value, param: undefined, sort: undefined, problems: undefined, omitted: undefined, path: undefined };
+  const parsed = texts.length === 0 ? [] : parseFilters(texts, limits);
+  return { filters: order.map((entry) => (typeof entry === 'number' ? parsed[entry]! : entry)), params: passed, stopped: undefined };
 }
 
 /**
@@ -78,7 +61,7 @@ export function sortOutAst(
   for (const param of ast.filters) {
     const sort = param.key === sortParam;
     if (!sort && !isPassThrough(passThrough, param.key)) {
-      filters.push({ key: param.key, value: param.value, param });
+      filters.push(parsedParam(param.key, param.value, param, undefined, undefined));
       continue;
     }
     // A copy, made once, so that the tree's own params (and an array among them) stay as they are.
@@ -89,9 +72,7 @@ export function sortOutAst(
       addPassThrough(passed, param.key, param.value);
       continue;
     }
-    const entry = sortEntry(param.key, param.value, passed, sorted, limits, example);
-    if (entry.omitted !== undefined) entry.problems!.push(omission(entry.omitted, limits.maxDiagnostics));
-    filters.push(entry);
+    filters.push(sortEntry(param.key, param.value, passed, sorted, limits, example));
     sorted = true;
   }
   return { filters, params: passed ?? ast.params };
@@ -103,16 +84,13 @@ export function sortOutAst(
  */
 function sortEntry(key: string, value: string, passed: Record<string, string | string[]>, sorted: boolean, limits: Limits, example: SortExample | undefined): ParsedParam {
   addPassThrough(passed, key, value);
-  const entry = parsedParam(key, value);
-  if (sorted) {
-    addProblem(entry, limits.maxDiagnostics, repeatedSort(key, value, example));
-    return entry;
-  }
+  if (sorted) return parsedParam(key, value, undefined, undefined, [repeatedSort(key, value, example)]);
   const outcome = readSort(key, value, limits, example);
+  if (outcome.problems === undefined) return parsedParam(key, value, undefined, outcome.sort, undefined);
   // With problems, the well-formed keys come along, for check to hold against the schema.
-  entry.sort = outcome.sort ?? outcome.partial;
-  for (const d of outcome.problems ?? []) addProblem(entry, limits.maxDiagnostics, d);
-  return entry;
+  const problems = new Problems(limits.maxDiagnostics);
+  for (const d of outcome.problems) problems.add(d);
+  return parsedParam(key, value, undefined, outcome.partial, problems.list());
 }
 
 /**

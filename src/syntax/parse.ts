@@ -4,7 +4,7 @@ import type { QueryInput } from '../input/decode';
 import { resolveLimits, type Limits } from '../input/limits';
 import type { FilterAst, Param, Sort } from './ast';
 import { defaultSortParam, parseParams } from './params';
-import { isParamName } from './path';
+import { isParamName } from '../values/name';
 
 /** Options of `parse` (and of `check`, which passes them on). */
 export interface ParseOptions {

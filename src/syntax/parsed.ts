@@ -1,29 +1,21 @@
-import type { Diagnostic } from '../diagnostics/diagnostic';
+import { omission, type Diagnostic } from '../diagnostics/diagnostic';
 import type { Param, PassThroughParams, Path, Sort } from './ast';
-
-/**
- * What parsing makes of each parameter of a query, shared by the steps of `parse`: the
- * sorting of keys (`params.ts`), the parse of the filters (`filters.ts`), the limits on
- * their tokens (`token-limits.ts`) and the explanation of a failed parse (`explain.ts`).
- */
 
 /** One filter parameter, or the sort parameter, after parsing: its node, or what is wrong with it. */
 export interface ParsedParam {
   readonly key: string;
   readonly value: string;
   /** Set when a filter parameter parsed without problems. */
-  param?: Param | undefined;
+  readonly param: Param | undefined;
   /** Set for the sort parameter: all its keys, or with `problems` the well-formed ones. */
-  sort?: Sort | undefined;
-  /** Set when it did not. */
-  problems?: Diagnostic[] | undefined;
-  /** Problems counted but not kept, past `maxDiagnostics`: `problems` ends with one saying how many. */
-  omitted?: number | undefined;
+  readonly sort: Sort | undefined;
+  /** Set when it did not parse: at most the query's `maxDiagnostics` of them. */
+  readonly problems: readonly Diagnostic[] | undefined;
   /**
    * The key's path, on a parameter with problems whose key is a path nonetheless: `check`
    * still checks it against the schema (`nosuchfield=%acme%` is an unknown field too).
    */
-  path?: Path | undefined;
+  readonly path: Path | undefined;
 }
 
 /** Every filter parameter of a query in order, parsed or not, and the pass-through ones. */
@@ -31,21 +23,50 @@ export type ParsedQuery =
   | { readonly filters: readonly ParsedParam[]; readonly params: PassThroughParams; readonly stopped?: undefined }
   | { readonly filters?: undefined; readonly params?: undefined; readonly stopped: Diagnostic };
 
-/** Where each parameter sits in the lexed text and in the token vector. */
-export interface Layout {
-  readonly valueStart: number[];
-  /** Index of the token that ends each key (`Key` or `KeyEnd`), and of each ValueEnd token. */
-  readonly keyEnd: number[];
-  readonly valueEnd: number[];
+/**
+ * The problems of one parameter as they are found, at most `max` of them (the query's
+ * `maxDiagnostics`: no more of one parameter can be listed), the others counted: a value
+ * of thousands of bad escapes keeps no thousands of diagnostics alive. `list` ends with
+ * the one that says how many were left out.
+ */
+export class Problems {
+  private readonly found: Diagnostic[] = [];
+  private omitted = 0;
+
+  constructor(private readonly max: number) {}
+
+  /** Whether one more problem would be counted rather than kept: its diagnostic need not be built. */
+  get full(): boolean {
+    return this.found.length >= this.max;
+  }
+
+  get empty(): boolean {
+    return this.found.length === 0;
+  }
+
+  add(problem: Diagnostic): void {
+    if (this.full) this.omitted++;
+    else this.found.push(problem);
+  }
+
+  /** Counts a problem without its diagnostic, when `full`. */
+  skip(): void {
+    this.omitted++;
+  }
+
+  /** The problems, or `undefined` when there are none. */
+  list(): Diagnostic[] | undefined {
+    if (this.found.length === 0) return undefined;
+    if (this.omitted > 0) this.found.push(omission(this.omitted, this.max));
+    return this.found;
+  }
 }
 
 /**
- * Records a problem of a parameter, keeping at most `max` (the query's maxDiagnostics:
- * no more of one parameter can be listed) and counting the others, so that a value of
- * thousands of bad escapes does not keep thousands of diagnostics alive.
+ * A parameter's record, every property its own: its optional properties are read
+ * whether set or not, and one added to `Object.prototype` (`param`, `problems`) must not
+ * read as set. (One shape for all records, too.)
  */
-export function addProblem(filter: ParsedParam, max: number, problem: Diagnostic): void {
-  const problems = (filter.problems ??= []);
-  if (problems.length < max) problems.push(problem);
-  else filter.omitted = (filter.omitted ?? 0) + 1;
+export function parsedParam(key: string, value: string, param: Param | undefined, sort: Sort | undefined, problems: readonly Diagnostic[] | undefined, path?: Path): ParsedParam {
+  return { key, value, param, sort, problems, path };
 }

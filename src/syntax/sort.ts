@@ -2,8 +2,10 @@ import { diagnostic, type Diagnostic, type Location, type Span } from '../diagno
 import { excerpt, quote } from '../text/quote';
 import type { Limits } from '../input/limits';
 import type { Sort, SortKey } from './ast';
-import { filterSortLexer, filterSortParser, pathOf } from './grammar';
-import { PATH_HINT, pathProblem, reservedNames } from './path';
+import type { IRecognitionException, IToken } from './chevrotain';
+import { filterLexer, filterParser } from './grammar';
+import { PATH_HINT, reservedNames } from './path';
+import { Comma, Dot, JUNK, Minus } from './tokens';
 
 /**
  * The outcome of reading one sort parameter: its node, or every problem of it and the
@@ -16,46 +18,51 @@ type SortOutcome =
 
 /**
  * Reads the value of the sort parameter (reference §9): sort keys joined by `,`, each a path
- * with a leading `-` for descending. The Chevrotain lexer and parser read a well-formed
- * value; anything else is explained key by key, so that every problem is reported with
- * its span. A path may appear once; at most `maxClauses` keys.
+ * with a leading `-` for descending. The Chevrotain lexer and parser read every value;
+ * where they find something wrong, each key that holds an error of the parse or a run of
+ * characters no path holds is explained, so that every problem is reported with its
+ * span. A path may appear once; at most `maxClauses` keys.
  */
 export function readSort(key: string, value: string, limits: Limits, example: SortExample = API_EXAMPLE): SortOutcome {
   const where: Location = { param: key, in: 'value', text: value };
-  const pieces = value.split(',');
-  if (pieces.length > limits.maxClauses) {
-    // Past the limit, no key goes further: none is lexed or explained (reference §7).
-    const cut = pieces.slice(0, limits.maxClauses).join(',').length;
+  const lexed = filterLexer().tokenize(value, 'sort');
+  const tokens = lexed.tokens;
+  // Where each key starts and ends: between the commas.
+  const bounds = [0];
+  for (const token of tokens) if (token.tokenType === Comma) bounds.push(token.startOffset, token.startOffset + 1);
+  bounds.push(value.length);
+  if (bounds.length / 2 > limits.maxClauses) {
+    // Past the limit, no key goes further: none is parsed or explained (reference §7).
     const limit = diagnostic(
       'LIMIT_EXCEEDED',
       `Parameter ${quote(key)} has more than ${limits.maxClauses} sort keys.`,
       where,
-      { start: cut + 1, end: value.length },
+      { start: bounds[limits.maxClauses * 2]!, end: value.length },
       `Sort by at most ${limits.maxClauses} fields: the first key decides the order, the next ones only break ties.`,
     );
     return { problems: [limit], partial: { type: 'Sort', key, value, keys: [] } };
   }
+  const parser = filterParser();
+  const parsed = parser.parseSort(tokens);
+  const errors = parser.errors;
+  const junk = lexed.groups[JUNK] ?? [];
   const problems: Diagnostic[] = [];
-  let keys: readonly SortKey[] | undefined;
-  const lexed = filterSortLexer().tokenize(value);
-  if (lexed.errors.length === 0) {
-    const parser = filterSortParser();
-    const parsed = parser.parseSort(lexed.tokens);
-    if (parser.errors.length === 0) keys = parsed;
-  }
-  if (keys === undefined) {
-    // Only a value that did not parse is split by hand, to say what is wrong with each key.
+  let keys: readonly SortKey[] = parsed;
+  if (errors.length > 0 || junk.length > 0) {
+    // Each key on its own: the well-formed ones are kept, the others explained.
     const good: SortKey[] = [];
-    let start = 0;
-    for (const piece of pieces) {
-      const problem = explainKey(piece, start, where, value === '', example);
-      if (problem !== undefined) problems.push(problem);
-      else good.push(sortKeyOf(piece, start));
-      start += piece.length + 1;
-    }
-    if (problems.length === 0) {
-      // Every value that does not parse has a key that explains why; this is a safety net.
-      problems.push(diagnostic('INVALID_SORT', `Parameter ${quote(key)} is not a list of sort keys.`, where, { start: 0, end: value.length }, sortHint(key, example)));
+    for (let b = 0; b < bounds.length; b += 2) {
+      const [start, end] = [bounds[b]!, bounds[b + 1]!];
+      // An error at the comma after a key, or at the end, is the key's.
+      const within = (offset: number): boolean => offset >= start && offset <= end;
+      const error = errors.find((e) => within(e.token.startOffset >= 0 ? e.token.startOffset : value.length));
+      const stray = junk.find((t) => within(t.startOffset));
+      if (error === undefined && stray === undefined) {
+        const node = parsed.find((k) => k.span.start >= start && k.span.end <= end);
+        if (node !== undefined) good.push(node);
+        continue;
+      }
+      problems.push(explainKey(value.slice(start, end), start, where, value === '', example, stray, error));
     }
     keys = good;
   }
@@ -126,29 +133,25 @@ export function repeatedSort(key: string, value: string, example: SortExample = 
   );
 }
 
-/** The node of a well-formed key (`-?path`) that starts at `start` in the value. */
-function sortKeyOf(piece: string, start: number): SortKey {
-  const descending = piece.startsWith('-');
-  const offset = descending ? 1 : 0;
-  return {
-    type: 'SortKey',
-    path: pathOf(piece.slice(offset), piece.length - offset, start + offset),
-    direction: descending ? 'desc' : 'asc',
-    span: { start, end: start + piece.length },
-  };
-}
-
 /** A sort key spelled with a word for its direction: `x desc`, `x:asc`. */
 const DIRECTION_WORD = /^(-?)([A-Za-z_][A-Za-z0-9_.]*?)[ :](asc|desc)$/i;
 
-function sortHint(key: string, example: SortExample): string {
-  return `Join sort keys with ",": a field path, with a leading "-" to sort descending (${exampleSort(key, example).query}).`;
-}
 
-/** What is wrong with one comma-separated piece of a sort value that did not parse, if anything. */
-function explainKey(piece: string, start: number, where: Location, wholeValueEmpty: boolean, example: SortExample): Diagnostic | undefined {
+/**
+ * What is wrong with one key of a sort value, `piece`, at `start` in it: the parser's
+ * first error in it, or the lexer's first junk, named with a hint for the usual
+ * mistakes (a second "-", a "+" that arrived as a space, a direction spelled out).
+ */
+function explainKey(
+  piece: string,
+  start: number,
+  where: Location,
+  wholeValueEmpty: boolean,
+  example: SortExample,
+  junk: IToken | undefined,
+  error: IRecognitionException | undefined,
+): Diagnostic {
   const key = where.param;
-  const at = (span: Span): Span => ({ start: start + span.start, end: start + span.end });
   if (piece === '') {
     return wholeValueEmpty
       ? diagnostic(
@@ -158,13 +161,7 @@ function explainKey(piece: string, start: number, where: Location, wholeValueEmp
           { start: 0, end: 0 },
           `Give the fields to sort by, joined by ",": ${exampleSort(key, example).query} sorts ${exampleSort(key, example).meaning}; no sign sorts ascending.`,
         )
-      : diagnostic(
-          'INVALID_SORT',
-          `Parameter ${quote(key)} has an empty sort key.`,
-          where,
-          { start, end: start },
-          'Join sort keys with one ",", with none at the start or the end.',
-        );
+      : diagnostic('INVALID_SORT', `Parameter ${quote(key)} has an empty sort key.`, where, { start, end: start }, 'Join sort keys with one ",", with none at the start or the end.');
   }
   const span = { start, end: start + piece.length };
   if (piece.startsWith('--')) {
@@ -178,7 +175,9 @@ function explainKey(piece: string, start: number, where: Location, wholeValueEmp
   }
   const path = piece.startsWith('-') ? piece.slice(1) : piece;
   const offset = piece.length - path.length;
-  if (path.startsWith(' ') && pathProblem(path.trimStart()) === undefined) {
+  // Junk before the path, and nothing else wrong: the spaces a "+" turns into.
+  const spaces = junk !== undefined && junk.startOffset === start + offset && /^ +$/.test(junk.image) && error === undefined;
+  if (spaces && path.trimStart() !== '') {
     return diagnostic(
       'INVALID_SORT',
       `Parameter ${quote(key)} has the sort key ${quote(piece)}, which starts with a space.`,
@@ -188,7 +187,8 @@ function explainKey(piece: string, start: number, where: Location, wholeValueEmp
     );
   }
   const word = DIRECTION_WORD.exec(piece);
-  if (word !== null && pathProblem(word[2]!) === undefined) {
+  // A path and a direction word around one space or colon, the junk: no error before it.
+  if (word !== null && junk !== undefined && (error === undefined || error.token.startOffset > junk.startOffset)) {
     const descending = word[3]!.toLowerCase() === 'desc';
     return diagnostic(
       'INVALID_SORT',
@@ -198,13 +198,25 @@ function explainKey(piece: string, start: number, where: Location, wholeValueEmp
       `The direction is a sign, not a word: write ${excerpt(`${key}=${descending ? '-' : ''}${word[2]}`)} (a leading "-" sorts descending).`,
     );
   }
-  const problem = pathProblem(path);
-  if (problem === undefined) return undefined;
+  const hint = path.includes('-') ? `Only a leading "-" means descending. ${PATH_HINT}` : PATH_HINT;
+  // The first of the two problems: a run no name holds (junk, or a "-" inside the path), or a missing name.
+  const stray = error !== undefined && error.token.tokenType === Minus ? error.token : junk;
+  if (stray !== undefined && (error === undefined || error.token === stray || stray.startOffset <= error.token.startOffset || junk === stray)) {
+    return diagnostic(
+      'INVALID_SORT',
+      `Parameter ${quote(key)} has the sort key ${quote(piece)}, which is not a field path: ${quote(stray.image)} is not allowed in a name.`,
+      where,
+      { start: stray.startOffset, end: stray.startOffset + stray.image.length },
+      hint,
+    );
+  }
+  // A name is missing where the parser met a dot, or the key's end.
+  const at = error!.token.tokenType === Dot ? error!.token.startOffset : start + piece.length;
   return diagnostic(
     'INVALID_SORT',
-    `Parameter ${quote(key)} has the sort key ${quote(piece)}, which is not a field path: ${problem.reason}.`,
+    `Parameter ${quote(key)} has the sort key ${quote(piece)}, which is not a field path: it has an empty name.`,
     where,
-    at({ start: offset + problem.span.start, end: offset + problem.span.end }),
-    path.includes('-') ? `Only a leading "-" means descending. ${PATH_HINT}` : PATH_HINT,
+    { start: at, end: Math.min(at + 1, start + piece.length) },
+    hint,
   );
 }

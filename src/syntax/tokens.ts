@@ -1,11 +1,15 @@
+import { NAME } from '../values/name';
 import { createToken, Lexer, type IToken, type TokenType } from './chevrotain';
 
 /**
- * The tokens of keys and values, lexed in one `tokenize` call per query: the filter
- * parameters are joined as `key NUL value NUL key NUL value NUL …`. NUL cannot occur
- * in decoded text (the decoder refuses it), so it only ever separates. Three lexer
- * modes follow the structure: `key` (dot paths), `value` (clauses) and `quoted` (the
- * inside of a quoted operand).
+ * The tokens of the filter language (reference §3), each a lexical unit: a name, a dot,
+ * an operator with its colon, an operand's text (quotes, escapes and `%` included), a
+ * `;`. The filter parameters of a query are lexed in one call, each written as
+ * `NUL key NUL value NUL`: NUL cannot occur in decoded text (the decoder refuses it), so
+ * it only ever separates, and the three NULs are the tokens `Start`, `Equals` (the `=`
+ * of the query) and `End` that the parser's `param` rule reads. The modes follow that
+ * structure: `between` parameters, a `key`, a `value`; the sort parameter's value (`sort`)
+ * is lexed on its own.
  */
 export const SEPARATOR = '\0';
 
@@ -15,10 +19,10 @@ export const SEPARATOR = '\0';
 // none of these tokens, and none of Chevrotain behind them.
 
 /**
- * A `start_chars_hint` for a complement set such as `[^;\\%\0]`: every char code
- * below 256 that is not excluded, and one char code from each bucket of 255 above,
- * which is how chevrotain indexes first characters. Without it the first-character
- * optimization of the whole lexer is lost.
+ * A `start_chars_hint` for a complement set such as `[^;\\"\0]`: every char code below
+ * 256 that is not excluded, and one char code from each bucket of 255 above, which is how
+ * Chevrotain indexes first characters. With a hint on every token, the lexer keeps its
+ * first-character optimization without analysing a pattern when it is built.
  */
 function allCharsExcept(excluded: string): number[] {
   const codes: number[] = [];
@@ -28,110 +32,54 @@ function allCharsExcept(excluded: string): number[] {
   return codes;
 }
 
-/** The characters a name starts with: the first characters of a `Key` and of a `SortPath`. */
+// Written out, not built with a template: a computed argument of a top-level call would
+// keep the call, and Chevrotain with it, in every bundle.
+/** The characters a name starts with. */
 const NAME_START = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_';
+/** The first characters of a key's tokens but `KeyJunk`: a name's, a dot, NUL. */
+const KEY_STARTS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.\0';
+/** The first characters of a sort value's tokens but `SortJunk`: a name's, a dot, a comma, a minus. */
+const SORT_STARTS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.,-';
 
-/** Anything an operand is made of: the parser consumes the category, the AST builder looks at the kind. */
-export const Piece = /* @__PURE__ */ categoryToken('Piece');
+/** Where `junk` goes: tokens the lexer recognises for the diagnostics and the parser never sees. */
+export const JUNK = 'junk';
 
-/** A token that matches no text and stands for the tokens of its category. */
-function categoryToken(name: string): TokenType {
-  return createToken({ name, pattern: Lexer.NA });
-}
+// between parameters
+/** The NUL before a key: a parameter starts. */
+export const Start = /* @__PURE__ */ createToken({ name: 'Start', pattern: SEPARATOR, push_mode: 'key' });
 
-// key mode
-/**
- * A `SimpleParam`: a key that is a path (as `Key` reads it) and its separator, then one
- * or more clauses joined by `;`, and the separator after them. A clause is an optional
- * operator and an operand, either quoted (`"`, then anything but `"` `\` NUL, or an
- * escape, then `"`), or bare: anything but `;` `\` NUL, or an escape, not opening a
- * quote. An escape is one that `Escape` takes; `%` is a wildcard in either.
- * The lookahead `(?=(op)?)` takes the operator once and for all (a lookahead does not
- * backtrack: `gt:` alone is no operand) and `\1` (`\2`) consumes it. Each repetition
- * starts with a character no other way of going on could take, so a failed match
- * gives characters back one at a time at most: linear in the text.
- */
-const SIMPLE_PARAM = /[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\0(?=((?:g|l)te?:)?)\1(?:"(?:[^"\\\0]|\\[\\%;"])*"|(?:[^;\\"\0]|\\[\\%;"])(?:[^;\\\0]|\\[\\%;"])*)(?:;(?=((?:g|l)te?:)?)\2(?:"(?:[^"\\\0]|\\[\\%;"])*"|(?:[^;\\"\0]|\\[\\%;"])(?:[^;\\\0]|\\[\\%;"])*))*\0/y;
-
-/**
- * A whole well-formed parameter as one token (`customerRef.id NUL 42 NUL`,
- * `totalAmount NUL gte:100;lte:200 NUL`, `vendorName NUL "%acme\%%" NUL`): nearly every
- * parameter is, and every token costs the lexer and the parser about the same whatever
- * its length. Its node is built from the parameter's text (`simpleParam` in
- * `grammar.ts`); any other parameter is an `OtherParam`. Only the fast lexer has it: the
- * error path and the token limits read the tokens of the full lexer, in which every
- * clause has its own. (A run of such parameters as one token measured no faster.)
- */
-export const SimpleParam = /* @__PURE__ */ createToken({
-  name: 'SimpleParam',
-  pattern: {
-    exec(text: string, offset: number): [string] | null {
-      SIMPLE_PARAM.lastIndex = offset;
-      return SIMPLE_PARAM.test(text) ? [text.slice(offset, SIMPLE_PARAM.lastIndex)] : null;
-    },
-  },
-  line_breaks: false,
-});
-
-/**
- * In the fast lexer, a whole parameter that is not a `SimpleParam`, `key NUL value NUL`:
- * a query that holds one is lexed again by the full lexer, which says what is wrong with
- * it. Only malformed parameters are (`test/syntax/simple-param.test.ts`).
- */
-export const OtherParam = /* @__PURE__ */ createToken({
-  name: 'OtherParam',
-  pattern: /[^\0]*\0[^\0]*\0/,
-  line_breaks: true,
-});
-
-/**
- * A whole well-formed key, `name *( "." name )`, with the separator that ends it: one
- * token per key, since every token costs the lexer and the parser about the same
- * whatever its length (bench/RESULTS.md). A key that is not a path does not match,
- * and `BadKey` takes it whole.
- */
-export const Key = /* @__PURE__ */ createToken({
-  name: 'Key',
-  pattern: /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\0/,
-  // An explicit start_chars_hint spares the lexer's constructor analysing the pattern.
+// key mode, and the sort parameter's paths
+/** One name of a dot path (reference §3), in a filter key or a sort key. */
+export const Name = /* @__PURE__ */ createToken({
+  name: 'Name',
+  pattern: NAME,
   start_chars_hint: /* @__PURE__ */ Array.from(NAME_START),
   line_breaks: false,
-  push_mode: 'value',
 });
+export const Dot = /* @__PURE__ */ createToken({ name: 'Dot', pattern: '.' });
+/** The NUL after a key, which stands for the query's `=`: the value starts. */
+export const Equals = /* @__PURE__ */ createToken({ name: 'Equals', pattern: SEPARATOR, pop_mode: true, push_mode: 'value' });
 /**
- * A key that is not a path, up to its separator, as one token: the parser refuses it
- * and `parse` says what is wrong from the key's text. Without it the key would be a
- * lexing error, and chevrotain's error recovery retries every pattern at each
- * following offset: `Key` would rescan the rest of the key every time, which made
- * refusing a long key quadratic (`'a'.repeat(8000) + '-'`).
+ * A run of characters that no name holds, as far as the next place a name or a dot could
+ * start (`-`, `1`, `é`, `[`): a lexing error of the key, kept in the `junk` group, so the
+ * parser reads the names and dots around it, and the key's diagnostic names this text.
+ * Being a token rather than an unmatched character, it keeps Chevrotain's lexer from
+ * retrying every pattern at each character of a long run.
  */
-export const BadKey = /* @__PURE__ */ createToken({
-  name: 'BadKey',
-  pattern: /[^\0]+/,
-  start_chars_hint: /* @__PURE__ */ allCharsExcept('\0'),
+export const KeyJunk = /* @__PURE__ */ createToken({
+  name: 'KeyJunk',
+  pattern: /[^A-Za-z_.\0]+/,
+  start_chars_hint: /* @__PURE__ */ allCharsExcept(KEY_STARTS),
   line_breaks: true,
+  group: JUNK,
 });
-/** The separator after a key that is not a path (an empty key, or a `BadKey`). */
-export const KeyEnd = /* @__PURE__ */ createToken({ name: 'KeyEnd', pattern: SEPARATOR, push_mode: 'value' });
 
 // value mode
-export const ValueEnd = /* @__PURE__ */ createToken({ name: 'ValueEnd', pattern: SEPARATOR, pop_mode: true });
+/** The NUL after a value: the parameter ends. */
+export const End = /* @__PURE__ */ createToken({ name: 'End', pattern: SEPARATOR, pop_mode: true });
 export const Semi = /* @__PURE__ */ createToken({ name: 'Semi', pattern: ';' });
 
-/** The type of the token that ends right at `offset`, if any. */
-function typeBefore(tokens: IToken[], offset: number): TokenType | undefined {
-  const previous = tokens[tokens.length - 1];
-  if (previous === undefined || previous.startOffset + previous.image.length !== offset) return undefined;
-  return previous.tokenType;
-}
-
-/** True when the next token starts a clause: first in a value, or right after `;`. */
-function atClauseStart(tokens: IToken[], offset: number): boolean {
-  const previous = typeBefore(tokens, offset);
-  return previous === Key || previous === Semi || previous === KeyEnd;
-}
-
-// The matches an operator can have, built once: a custom pattern returns one of these.
+// The matches an operator can have, built once: its custom pattern returns one of these.
 const GT: [string] = ['gt:'];
 const GTE: [string] = ['gte:'];
 const LT: [string] = ['lt:'];
@@ -148,134 +96,102 @@ function operatorAt(text: string, offset: number): [string] | null {
   return null;
 }
 
-/** The length of the operator at `offset` (0 when there is none), for the AST builder of `SimpleParam`. */
-export function operatorLength(text: string, offset: number): number {
-  return operatorAt(text, offset)?.[0].length ?? 0;
-}
-
 /**
- * `gt:` `gte:` `lt:` `lte:` are operators only at the start of a clause: after an
- * operator or inside an operand the same text is literal (`gte:gte:5` compares with
- * the text `gte:5`). A custom pattern sees the tokens so far and can tell.
+ * `gt:` `gte:` `lt:` `lte:` are operators only at the start of a clause (right after the
+ * value's `Equals` or a `;`): after an operator or inside an operand the same text is
+ * literal (`gte:gte:5` compares with the text `gte:5`). A custom pattern sees the tokens
+ * so far and can tell.
  */
 export const Operator = /* @__PURE__ */ createToken({
   name: 'Operator',
   pattern: {
     exec(text: string, offset: number, tokens: IToken[]): [string] | null {
-      return atClauseStart(tokens, offset) ? operatorAt(text, offset) : null;
+      const previous = tokens[tokens.length - 1];
+      if (previous === undefined || previous.startOffset !== offset - 1) return null;
+      const type = previous.tokenType;
+      return type === Semi || type === Equals ? operatorAt(text, offset) : null;
     },
   },
   start_chars_hint: ['g', 'l'],
   line_breaks: false,
 });
 
-const QUOTE: [string] = ['"'];
+/** What a clause compares with: a quoted or a bare operand, one token whatever its length. */
+export const Operand = /* @__PURE__ */ categoryToken('Operand');
 
-/** A `"` opens a quoted operand only where an operand starts; elsewhere it is literal text. */
-export const OpenQuote = /* @__PURE__ */ createToken({
-  name: 'OpenQuote',
-  pattern: {
-    exec(text: string, offset: number, tokens: IToken[]): [string] | null {
-      if (text.charCodeAt(offset) !== 34) return null;
-      return atClauseStart(tokens, offset) || typeBefore(tokens, offset) === Operator ? QUOTE : null;
-    },
-  },
+/** A token that matches no text and stands for the tokens of its category (read in a function: a property read in a top-level call's arguments would keep Chevrotain in every bundle). */
+function categoryToken(name: string): TokenType {
+  return createToken({ name, pattern: Lexer.NA });
+}
+
+/**
+ * A quoted operand, `"…"`: inside, anything but NUL, with `\` taking the character after
+ * it (so `\"` does not close it). Which escapes are valid is the operand reader's
+ * question (`operand.ts`): an invalid one (`\q`) stays inside its operand and is
+ * reported there, so that the rest of the clause still parses.
+ */
+export const Quoted = /* @__PURE__ */ createToken({
+  name: 'Quoted',
+  pattern: /"(?:[^"\\\0]|\\[^\0])*"/,
+  categories: [Operand],
   start_chars_hint: ['"'],
-  line_breaks: false,
-  push_mode: 'quoted',
-});
-
-export const Escape = /* @__PURE__ */ createToken({ name: 'Escape', pattern: /\\[\\%;"]/, categories: [Piece], start_chars_hint: ['\\'] });
-/**
- * A backslash that starts no escape (`INVALID_ESCAPE`), as a token of its own rather
- * than a lexing error: chevrotain builds an error object with a message for each lexing
- * error and retries every pattern one character on, which made a value of thousands of
- * bad escapes the dearest input to refuse. It is in no category: the parser refuses it,
- * and `parse` explains the clause without it, as if the backslash were not there.
- */
-export const BadEscape = /* @__PURE__ */ createToken({ name: 'BadEscape', pattern: '\\' });
-export const Wildcard = /* @__PURE__ */ createToken({ name: 'Wildcard', pattern: '%', categories: [Piece] });
-export const Text = /* @__PURE__ */ createToken({
-  name: 'Text',
-  pattern: /[^;\\%\0]+/,
-  categories: [Piece],
-  start_chars_hint: /* @__PURE__ */ allCharsExcept(';\\%\0'),
   line_breaks: true,
 });
 
-// quoted mode
-/** NUL inside quotes: the value ended with the quote still open. Back to the key mode. */
-export const QuotedEnd = /* @__PURE__ */ createToken({
-  name: 'QuotedEnd',
-  pattern: SEPARATOR,
-  categories: [ValueEnd],
-  pop_mode: true,
-  push_mode: 'key',
-});
-export const CloseQuote = /* @__PURE__ */ createToken({ name: 'CloseQuote', pattern: '"', pop_mode: true });
-export const QuotedText = /* @__PURE__ */ createToken({
-  name: 'QuotedText',
-  pattern: /[^"\\%\0]+/,
-  categories: [Piece],
-  start_chars_hint: /* @__PURE__ */ allCharsExcept('"\\%\0'),
+/**
+ * A quote that is never closed: from the `"` to the end of the value, `;` included. No
+ * rule takes it, so the parser refuses it where an operand belongs (`UNTERMINATED_QUOTE`),
+ * or after a closing quote (`UNEXPECTED_TEXT`). Tried after `Quoted`, which takes every
+ * quote that closes.
+ */
+export const Unterminated = /* @__PURE__ */ createToken({
+  name: 'Unterminated',
+  pattern: /"[^\0]*/,
+  start_chars_hint: ['"'],
   line_breaks: true,
 });
 
-// The value and quoted modes, the same in both lexers.
-const VALUE_MODE = [ValueEnd, Semi, Operator, OpenQuote, Escape, BadEscape, Wildcard, Text];
-const QUOTED_MODE = [QuotedEnd, CloseQuote, Escape, BadEscape, Wildcard, QuotedText];
-
 /**
- * The modes and the order tokens are tried in. Order matters where two patterns can
- * match at the same place: `Key` comes before `BadKey`, which matches any key;
- * `Operator` and `OpenQuote` (context-checked) come before `Text`, which would
- * otherwise swallow them; `Escape` comes before `BadEscape`, which takes any backslash
- * that no `Escape` matches. No input is a lexing error: every character of every mode
- * starts some token.
+ * A bare operand: anything up to the next `;` that is not escaped, not starting with a
+ * `"` (which opens a quoted one); `\` takes the character after it, if any.
  */
-export const LEXER_DEFINITION = {
-  defaultMode: 'key',
-  modes: { key: [Key, BadKey, KeyEnd], value: VALUE_MODE, quoted: QUOTED_MODE },
-};
+export const Bare = /* @__PURE__ */ createToken({
+  name: 'Bare',
+  pattern: /(?:[^;\\"\0]|\\[^\0]?)(?:[^;\\\0]|\\[^\0]?)*/,
+  categories: [Operand],
+  start_chars_hint: /* @__PURE__ */ allCharsExcept(';"\0'),
+  line_breaks: true,
+});
 
-/**
- * The lexer of the first try at a query: a token for each parameter, a `SimpleParam` or
- * else an `OtherParam`. A query of `SimpleParam`s within the limits gets from their texts
- * the syntax tree the full lexer's tokens give (`test/syntax/simple-param.test.ts`); its
- * one mode of two tokens costs a cold start far less to build than the full lexer.
- */
-export const FAST_LEXER_DEFINITION: TokenType[] = [SimpleParam, OtherParam];
-
-// The sort parameter's value (reference §9), lexed on its own: `-issueDate,totalAmount`.
+// sort mode (reference §9): `-issueDate,totalAmount`
 /** The `-` before a sort key: descending. */
 export const Minus = /* @__PURE__ */ createToken({ name: 'Minus', pattern: '-' });
 export const Comma = /* @__PURE__ */ createToken({ name: 'Comma', pattern: ',' });
-/** A path in a sort key. A character no path may hold is a lexing error: the key is then explained on its own. */
-export const SortPath = /* @__PURE__ */ createToken({
-  name: 'SortPath',
-  pattern: /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/,
-  start_chars_hint: /* @__PURE__ */ Array.from(NAME_START),
-  line_breaks: false,
+/** In a sort value, a run of characters that no path holds (a space, `+`, `:`), kept in the `junk` group as `KeyJunk` is. */
+export const SortJunk = /* @__PURE__ */ createToken({
+  name: 'SortJunk',
+  pattern: /[^A-Za-z_.,-]+/,
+  start_chars_hint: /* @__PURE__ */ allCharsExcept(SORT_STARTS),
+  line_breaks: true,
+  group: JUNK,
 });
 
-/** The sort lexer's tokens: one mode, since a path, `-` and `,` never overlap. */
-export const SORT_LEXER_DEFINITION: TokenType[] = [SortPath, Minus, Comma];
+/**
+ * The modes and the order tokens are tried in. Order matters where two patterns can match
+ * at the same place: `Name` before `KeyJunk` (which takes no letter anyway); `Operator`
+ * (context-checked) before `Bare`, which would otherwise swallow it; `Quoted` before
+ * `Unterminated`, which takes any quote. No input is a lexing error: every character of
+ * every mode starts some token.
+ */
+export const LEXER_DEFINITION = {
+  defaultMode: 'between',
+  modes: {
+    between: [Start],
+    key: [Name, Dot, Equals, KeyJunk],
+    value: [End, Semi, Operator, Quoted, Unterminated, Bare],
+    sort: [Name, Dot, Minus, Comma, SortJunk],
+  },
+};
 
-/** Every token type the filter parser knows, categories included (the sort parser knows `SORT_LEXER_DEFINITION`'s). */
-export const ALL_TOKENS: TokenType[] = [
-  Piece,
-  Key,
-  BadKey,
-  KeyEnd,
-  ValueEnd,
-  Semi,
-  Operator,
-  OpenQuote,
-  Escape,
-  BadEscape,
-  Wildcard,
-  Text,
-  QuotedEnd,
-  CloseQuote,
-  QuotedText,
-];
+/** Every token type the parser knows, the `Operand` category included. */
+export const ALL_TOKENS: TokenType[] = [Start, Name, Dot, Equals, KeyJunk, End, Semi, Operator, Operand, Quoted, Unterminated, Bare, Minus, Comma, SortJunk];

@@ -17,11 +17,13 @@ const CLIENT_BUDGET = 6 * 1024;
 /** `defineSchema` from the main entry + `query` from the client, before any validation (issue 22). */
 const DEFINE_AND_QUERY_BUDGET = 8 * 1024;
 /**
- * A browser pre-check, `check` + one catalog schema, Chevrotain included: at most 40 KiB
- * gzipped (issue 21). Chevrotain 13 (no lodash) and a build that leaves out the parts of
- * it a built parser never runs (tsup.config.ts) brought it from 55 to under 40.
+ * A browser pre-check, `check` + one catalog schema, Chevrotain included: at most 46 KiB
+ * gzipped (issue 31), with Chevrotain bundled as it is published. Chevrotain 13 (no
+ * lodash) brought it from 55; leaving out the parts of it a built parser never runs (a
+ * build that stubbed its modules) made it 40, and issue 31 took that out: what ships is
+ * what the tests run.
  */
-const CHECK_BUDGET = 40 * 1024;
+const CHECK_BUDGET = 46 * 1024;
 /**
  * Our own part of it, Chevrotain aside: a ceiling just above what is measured (16.0 KiB;
  * 16.3 KiB so that a polluted prototype changes nothing, issue 23 item 4; 16.9 KiB with

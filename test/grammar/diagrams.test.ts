@@ -1,21 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DIAGRAMS_PATH, drawDiagrams, renderDiagrams } from '../../grammar/diagrams';
-import { createFilterLexer, FilterParser, SortParser } from '../../src/syntax/grammar';
+import { createFilterLexer, FilterParser } from '../../src/syntax/grammar';
 
 describe('grammar definition', () => {
   // The shared lexer and parser skip chevrotain's definition checks to start fast;
   // these validated instances run them, so a grammar change that breaks one fails here.
-  it('builds validated parsers without definition errors', () => {
+  it('builds a validated parser without definition errors', () => {
     expect(() => new FilterParser(true)).not.toThrow();
-    expect(() => new SortParser(true)).not.toThrow();
   });
 
-  it.each([
-    ['full', false],
-    ['fast', true],
-  ])('builds a validated %s lexer without definition errors or warnings', (_, fast) => {
-    const lexer = createFilterLexer(true, fast);
+  it('builds a validated lexer without definition errors or warnings', () => {
+    const lexer = createFilterLexer(true);
     expect(lexer.lexerDefinitionErrors).toEqual([]);
     // Warnings (such as a lost first-character optimization) are kept on an untyped field.
     expect((lexer as unknown as { lexerDefinitionWarning: unknown[] }).lexerDefinitionWarning).toEqual([]);
@@ -26,7 +22,7 @@ describe('grammar/diagrams.html', () => {
   const diagrams = drawDiagrams();
 
   it('draws every rule of the parser, in the words of the grammar, not token names', () => {
-    const rules = [...new FilterParser(true).getSerializedGastProductions(), ...new SortParser(true).getSerializedGastProductions()].map((rule) => (rule as { name?: string }).name);
+    const rules = new FilterParser(true).getSerializedGastProductions().map((rule) => (rule as { name?: string }).name);
     expect(rules).toEqual(['query', 'param', 'clause', 'sort', 'sortKey']);
     expect(diagrams.map((d) => d.name)).toEqual(['query', 'param', 'path', 'value', 'clause', 'operator', 'operand', 'escape', 'wildcard', 'sort', 'sort key']);
     const page = renderDiagrams();

@@ -17,7 +17,7 @@ import {
   type Result,
   type Span,
 } from '../../src/index';
-import { RESERVED_NAMES } from '../../src/syntax/path';
+import { RESERVED_NAMES } from '../../src/values/name';
 import { SYNTAX_CODES } from '../support/codes';
 import { summarize } from '../support/summary';
 
