@@ -33,6 +33,7 @@ export function tokenAt(tokens: readonly IToken[], from: number, to: number, off
  * `undefined` when the key is a path. `base` is where the key starts in the lexed text.
  */
 export function keyProblem(key: string, junk: IToken | undefined, error: IRecognitionException | undefined, base: number): Diagnostic | undefined {
+  if (junk === undefined && error === undefined) return undefined;
   const where: Location = { param: key, in: 'key', text: key };
   if (key === '' && error !== undefined) {
     return diagnostic('INVALID_PATH', `Parameter "" has an empty name.`, where, { start: 0, end: 0 }, 'Write the field to filter before the "=", e.g. totalAmount=100.');
@@ -42,13 +43,11 @@ export function keyProblem(key: string, junk: IToken | undefined, error: IRecogn
   if (junk !== undefined) {
     span = { start: junk.startOffset - base, end: junk.startOffset - base + junk.image.length };
     reason = `${quote(junk.image)} is not allowed in a name`;
-  } else if (error !== undefined) {
+  } else {
     // A name is missing where the parser met a dot, or the key's end.
-    const at = error.token.tokenType === Dot ? error.token.startOffset - base : key.length;
+    const at = error!.token.tokenType === Dot ? error!.token.startOffset - base : key.length;
     span = { start: at, end: Math.min(at + 1, key.length) };
     reason = 'it has an empty name';
-  } else {
-    return undefined;
   }
   return diagnostic('INVALID_PATH', `Parameter ${quote(key)} is not a valid path: ${reason}.`, where, span, PATH_HINT);
 }

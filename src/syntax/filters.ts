@@ -1,13 +1,13 @@
 import { diagnostic, type Diagnostic } from '../diagnostics/diagnostic';
 import type { Limits } from '../input/limits';
 import { quote } from '../text/quote';
-import type { Path } from './ast';
+import type { Param, Path } from './ast';
 import type { IRecognitionException, IToken } from './chevrotain';
 import { escapeProblems, keyProblem, valueProblem } from './diagnose';
 import { filterParser } from './grammar';
-import { lexFilters, type LexedQuery } from './lex';
+import { lexFilters, type LexedParam, type LexedQuery } from './lex';
 import { parsedParam, Problems, type ParsedParam } from './parsed';
-import { reservedNames } from './path';
+import { hasReservedName, reservedNames } from './path';
 
 /** A filter parameter to parse: its decoded key and value, or with `unreadable` the problems that kept its value from being decoded. */
 export interface FilterText {
@@ -24,41 +24,53 @@ export interface FilterText {
  * one whose value could not be decoded has only its key parsed.
  */
 export function parseFilters(filters: readonly FilterText[], limits: Limits): ParsedParam[] {
-  const lexed = lexFilters(
-    filters.map((f) => (f.unreadable === undefined ? f : { key: f.key, value: '' })),
-    limits,
-  );
+  const lexed = lexFilters(filters, limits);
   const parser = filterParser();
   const nodes = parser.parseQuery(parsedTokens(lexed), lexed.text, lexed.starts);
   const errors = byParam(parser.errors, lexed.starts);
   const junk = byParam(lexed.junk, lexed.starts);
-  return filters.map((filter, i) => {
+  const parsed: ParsedParam[] = [];
+  for (let i = 0; i < filters.length; i++) {
+    const filter = filters[i]!;
+    const node = nodes[i];
     const at = lexed.params[i]!;
-    const problems = new Problems(limits.maxDiagnostics);
-    let path: Path | undefined;
-    if (at.overDepth) {
-      problems.add(at.overLimit!);
-    } else {
-      const node = nodes[i];
-      const mistakes = errors?.[i] ?? NONE;
-      const key = keyProblem(filter.key, junk?.[i]?.[0], mistakes.find((e) => offsetOf(e) < at.valueStart), at.start + 1);
-      const reserved = key === undefined && node !== undefined ? reservedNames(node.path, { param: filter.key, in: 'key', text: filter.key }, 'Filter on') : undefined;
-      if (key !== undefined) problems.add(key);
-      else if (reserved !== undefined) for (const d of reserved) problems.add(d);
-      else path = node?.path;
-      if (at.overLimit !== undefined) problems.add(at.overLimit);
-      else if (filter.unreadable === undefined) {
-        if (filter.value.includes('\\')) escapeProblems(filter.key, filter.value, lexed.tokens, at.equals + 1, at.last, at.valueStart, problems);
-        for (const error of mistakes) if (offsetOf(error) >= at.valueStart) problems.add(valueProblem(filter.key, filter.value, error, lexed.tokens, at.equals, at.last));
-        if (problems.empty && node !== undefined) return parsedParam(filter.key, filter.value, node, undefined, undefined);
-        // Not reached: the parse reaches the end of every parameter. Should it not, the
-        // parameter is refused rather than left out of the filter.
-        if (problems.empty) problems.add(unparsed(filter));
-      }
+    // Most parameters: parsed, within the limits, nothing to say.
+    const clean = node !== undefined && errors?.[i] === undefined && junk?.[i] === undefined && at.overLimit === undefined && filter.unreadable === undefined;
+    if (clean && !filter.value.includes('\\') && !hasReservedName(node.path)) parsed.push(parsedParam(filter.key, filter.value, node, undefined, undefined));
+    else parsed.push(explain(filter, node, at, lexed, errors?.[i] ?? NONE, junk?.[i]?.[0], limits.maxDiagnostics));
+  }
+  return parsed;
+}
+
+/**
+ * The outcome of a parameter that has something to say: its key's problem (junk, a
+ * missing name, reserved names), then the limit its value is past, or its value's
+ * problems (invalid escapes, then each error of the parse) or the problems that kept
+ * it from being decoded. A key that is a path keeps its path.
+ */
+function explain(filter: FilterText, node: Param | undefined, at: LexedParam, lexed: LexedQuery, mistakes: readonly IRecognitionException[], junk: IToken | undefined, max: number): ParsedParam {
+  const problems = new Problems(max);
+  let path: Path | undefined;
+  if (at.overDepth) {
+    problems.add(at.overLimit!);
+  } else {
+    const key = keyProblem(filter.key, junk, mistakes.find((e) => offsetOf(e) < at.valueStart), at.start + 1);
+    const reserved = key === undefined && node !== undefined ? reservedNames(node.path, filter.key, 'key', filter.key, 'Filter on') : undefined;
+    if (key !== undefined) problems.add(key);
+    else if (reserved !== undefined) for (const d of reserved) problems.add(d);
+    else path = node?.path;
+    if (at.overLimit !== undefined) problems.add(at.overLimit);
+    else if (filter.unreadable === undefined) {
+      if (filter.value.includes('\\')) escapeProblems(filter.key, filter.value, lexed.tokens, at.equals + 1, at.last, at.valueStart, problems);
+      for (const error of mistakes) if (offsetOf(error) >= at.valueStart) problems.add(valueProblem(filter.key, filter.value, error, lexed.tokens, at.equals, at.last));
+      if (problems.empty && node !== undefined) return parsedParam(filter.key, filter.value, node, undefined, undefined);
+      // Not reached: the parse reaches the end of every parameter. Should it not, the
+      // parameter is refused rather than left out of the filter.
+      if (problems.empty) problems.add(unparsed(filter));
     }
-    for (const d of filter.unreadable ?? NONE) problems.add(d);
-    return parsedParam(filter.key, filter.value, undefined, undefined, problems.list(), path);
-  });
+  }
+  for (const d of filter.unreadable ?? NONE) problems.add(d);
+  return parsedParam(filter.key, filter.value, undefined, undefined, problems.list(), path);
 }
 
 const NONE: readonly never[] = [];

@@ -38,10 +38,15 @@ export interface LexedParam {
   readonly overLimit: Diagnostic | undefined;
 }
 
+/** The value lexed for a parameter: none for one whose value could not be decoded, whose key alone is parsed. */
+function valueOf(filter: { readonly value: string; readonly unreadable?: unknown }): string {
+  return filter.unreadable === undefined ? filter.value : '';
+}
+
 /** Lexes the filter parameters, given as decoded keys and values, and checks each against the limits. */
-export function lexFilters(filters: readonly { readonly key: string; readonly value: string }[], limits: Limits): LexedQuery {
+export function lexFilters(filters: readonly { readonly key: string; readonly value: string; readonly unreadable?: unknown }[], limits: Limits): LexedQuery {
   let text = '';
-  for (const { key, value } of filters) text += SEPARATOR + key + SEPARATOR + value + SEPARATOR;
+  for (const filter of filters) text += SEPARATOR + filter.key + SEPARATOR + valueOf(filter) + SEPARATOR;
   const lexed = filterLexer().tokenize(text);
   const tokens = lexed.tokens;
   const params: LexedParam[] = [];
@@ -51,14 +56,14 @@ export function lexFilters(filters: readonly { readonly key: string; readonly va
   for (const filter of filters) {
     const first = t;
     const valueStart = offset + filter.key.length + 2;
-    const end = valueStart + filter.value.length;
+    const end = valueStart + valueOf(filter).length;
     // The key: its dots, up to its Equals.
     let depth = 1;
     while (tokens[++t]!.tokenType !== Equals) if (tokens[t]!.tokenType === Dot) depth++;
     const equals = t;
     while (tokens[++t]!.tokenType !== End);
     const overDepth = depth > limits.maxPathDepth;
-    const overLimit = overDepth ? depthProblem(filter.key, depth, limits) : valueProblem(filter, tokens, equals, t, valueStart, limits);
+    const overLimit = overDepth ? depthProblem(filter.key, depth, limits) : valueProblem(filter.key, filter.value, tokens, equals, t, valueStart, limits);
     starts.push(offset);
     params.push({ start: offset, valueStart, end, first, equals, last: t, overDepth, overLimit });
     t++;
@@ -84,14 +89,14 @@ function depthProblem(key: string, depth: number, limits: Limits): Diagnostic {
  * the value's first and last separators, `valueStart` where it begins in the text.
  */
 function valueProblem(
-  filter: { readonly key: string; readonly value: string },
+  key: string,
+  value: string,
   tokens: IToken[],
   equals: number,
   end: number,
   valueStart: number,
   limits: Limits,
 ): Diagnostic | undefined {
-  const where = { param: filter.key, in: 'value' as const, text: filter.value };
   let clauses = 1;
   let clauseStart = valueStart;
   let operandStart = valueStart;
@@ -114,17 +119,17 @@ function valueProblem(
     if (clauses > limits.maxClauses) {
       return diagnostic(
         'LIMIT_EXCEEDED',
-        `Parameter ${quote(filter.key)} has more than ${limits.maxClauses} clauses.`,
-        where,
-        { start: clauseStart - valueStart, end: filter.value.length },
+        `Parameter ${quote(key)} has more than ${limits.maxClauses} clauses.`,
+        { param: key, in: 'value', text: value },
+        { start: clauseStart - valueStart, end: value.length },
         `Send at most ${limits.maxClauses} clauses in one parameter; on a field outside a list, the rest can go in a repeated parameter (totalAmount=gte:1&totalAmount=lte:9), but not on a field of a list, where each parameter holds for any element.`,
       );
     }
     if (clauseEnd - operandStart > limits.maxOperandLength) {
       return diagnostic(
         'LIMIT_EXCEEDED',
-        `Parameter ${quote(filter.key)} has an operand of ${clauseEnd - operandStart} characters; at most ${limits.maxOperandLength} are allowed.`,
-        where,
+        `Parameter ${quote(key)} has an operand of ${clauseEnd - operandStart} characters; at most ${limits.maxOperandLength} are allowed.`,
+        { param: key, in: 'value', text: value },
         span,
         `Send an operand of at most ${limits.maxOperandLength} characters: a "%" wildcard, sent as %25, can stand for the rest of a long text.`,
       );
@@ -132,8 +137,8 @@ function valueProblem(
     if (wildcards > limits.maxWildcards) {
       return diagnostic(
         'LIMIT_EXCEEDED',
-        `Parameter ${quote(filter.key)} has an operand with ${wildcards} wildcards; at most ${limits.maxWildcards} are allowed.`,
-        where,
+        `Parameter ${quote(key)} has an operand with ${wildcards} wildcards; at most ${limits.maxWildcards} are allowed.`,
+        { param: key, in: 'value', text: value },
         span,
         `Send at most ${limits.maxWildcards} "%" wildcards in one operand: a single "%" already matches any run of characters.`,
       );

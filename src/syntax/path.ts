@@ -7,19 +7,26 @@ import type { Path } from './ast';
 export const PATH_HINT =
   'A path is names joined by dots (customerRef.id); a name starts with a letter or "_" and holds letters, digits and "_".';
 
+/** Whether a path holds a name that is never a field. */
+export function hasReservedName(path: Path): boolean {
+  for (const name of path.names) if (RESERVED_NAMES.has(name.value)) return true;
+  return false;
+}
+
 /**
  * One `INVALID_PATH` per reserved name in a path (`__proto__.x`), for a filter key and a
- * sort key alike: `where` says which, `use` what the hint suggests instead. `undefined`
- * when there is none: every parameter that parses comes through here, and allocates nothing.
+ * sort key alike, in parameter `param`'s key or value `text`; `use` says what the hint
+ * suggests instead. `undefined` when there is none.
  */
-export function reservedNames(path: Path, where: Location, use: 'Filter on' | 'Sort by'): Diagnostic[] | undefined {
+export function reservedNames(path: Path, param: string, part: 'key' | 'value', text: string, use: 'Filter on' | 'Sort by'): Diagnostic[] | undefined {
   let problems: Diagnostic[] | undefined;
   for (const name of path.names) {
     if (!RESERVED_NAMES.has(name.value)) continue;
+    const where: Location = { param, in: part, text };
     (problems ??= []).push(
       diagnostic(
         'INVALID_PATH',
-        `Parameter ${quote(where.param)} uses the name ${quote(name.value)}, which is never a field.`,
+        `Parameter ${quote(param)} uses the name ${quote(name.value)}, which is never a field.`,
         where,
         name.span,
         `${use} the fields of the resource; "__proto__", "constructor" and "prototype" are refused everywhere.`,

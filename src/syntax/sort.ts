@@ -69,7 +69,7 @@ export function readSort(key: string, value: string, limits: Limits, example: So
   const seen = new Set<string>();
   for (const sortKey of keys) {
     const path = sortKey.path.names.map((n) => n.value).join('.');
-    const reserved = reservedNames(sortKey.path, where, 'Sort by');
+    const reserved = reservedNames(sortKey.path, key, 'value', value, 'Sort by');
     if (reserved !== undefined) problems.push(...reserved);
     if (seen.has(path)) {
       problems.push(

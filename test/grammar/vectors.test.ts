@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse, type Limits, type QueryRecord } from '../../src/index';
+import type { Limits, QueryRecord } from '../../src/index';
+import { BUILDS, type Package } from '../support/builds';
 import { summarize, summarizeDiagnostic, type AstSummary, type DiagnosticSummary } from '../support/summary';
 import { SYNTAX_CODES } from '../support/codes';
 
@@ -34,7 +35,7 @@ const files: VectorFile[] = readdirSync(directory)
   .map((name) => JSON.parse(readFileSync(new URL(name, directory), 'utf8')) as VectorFile);
 
 /** Runs a vector and reduces the outcome to the fields the vector names. */
-function outcome(vector: Vector): { ast: AstSummary } | { errors: DiagnosticSummary[] } {
+function outcome(vector: Vector, { parse }: Package): { ast: AstSummary } | { errors: DiagnosticSummary[] } {
   const input = vector.query ?? (vector.record as QueryRecord);
   const result = parse(input, {
     ...(vector.params !== undefined && { params: vector.params }),
@@ -86,12 +87,15 @@ describe('grammar/vectors', () => {
     expect(SYNTAX_CODES.filter((code) => !codes.has(code))).toEqual([]);
   });
 
-  for (const file of files) {
-    describe(file.topic, () => {
-      it.each(file.vectors.map((v) => [v.name, v] as const))('%s', (_name, vector) => {
-        const expected = vector.ast !== undefined ? { ast: vector.ast } : { errors: vector.errors };
-        expect(outcome(vector)).toEqual(expected);
+  // On the sources and on the built package, ES module and CommonJS: what ships is what is tested.
+  describe.each(BUILDS)('on %s', (_build, pkg) => {
+    for (const file of files) {
+      describe(file.topic, () => {
+        it.each(file.vectors.map((v) => [v.name, v] as const))('%s', (_name, vector) => {
+          const expected = vector.ast !== undefined ? { ast: vector.ast } : { errors: vector.errors };
+          expect(outcome(vector, pkg)).toEqual(expected);
+        });
       });
-    });
-  }
+    }
+  });
 });
