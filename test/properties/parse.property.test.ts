@@ -20,6 +20,7 @@ import {
 import { RESERVED_NAMES } from '../../src/values/name';
 import { SYNTAX_CODES } from '../support/codes';
 import { summarize } from '../support/summary';
+import { BUILDS } from '../support/builds';
 
 /** Codes `parse` may report; the others need a schema. */
 const PARSE_CODES: ReadonlySet<string> = new Set(SYNTAX_CODES);
@@ -162,174 +163,179 @@ function checkResult(result: Result<FilterAst>): void {
   }
 }
 
-const RUNS = 3000;
+// On the sources in full, and on the built package (ES module, CommonJS) with a tenth of
+// the runs: what ships is what is tested, within the unit tests' minute.
+describe.each(BUILDS)('on %s', (build, { parse, format }) => {
+  const RUNS = build === 'src' ? 3000 : 300;
 
-describe('parse never throws and always returns a well-formed Result', () => {
-  it('for arbitrary strings of code points', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (s) => checkResult(parse(s))), { numRuns: RUNS });
+
+  describe('parse never throws and always returns a well-formed Result', () => {
+    it('for arbitrary strings of code points', () => {
+      fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (s) => checkResult(parse(s))), { numRuns: RUNS });
+    });
+
+    it('for arbitrary strings of UTF-16 units, lone surrogates included', () => {
+      const unit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
+      fc.assert(fc.property(fc.string({ unit, maxLength: 60 }), (s) => checkResult(parse(s))), { numRuns: RUNS });
+    });
+
+    it('for query-shaped strings full of special characters and percent sequences, with any options', () => {
+      fc.assert(
+        fc.property(QUERY, OPTIONS, (q, options) => {
+          checkResult(parse(q, options));
+          checkResult(parse(`?${q}`, options));
+          checkResult(parse(`https://api.example.com/x?${q}#${q}`, options));
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('for arbitrary records, with any options', () => {
+      fc.assert(fc.property(RECORD, OPTIONS, (record, options) => checkResult(parse(record as QueryInput, options))), { numRuns: RUNS });
+    });
+
+    it('for URLSearchParams of arbitrary pairs', () => {
+      fc.assert(
+        fc.property(fc.array(fc.tuple(anyText(6), anyText(10)), { maxLength: 5 }), (pairs) => checkResult(parse(new URLSearchParams(pairs)))),
+        { numRuns: RUNS },
+      );
+    });
   });
 
-  it('for arbitrary strings of UTF-16 units, lone surrogates included', () => {
-    const unit = fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c));
-    fc.assert(fc.property(fc.string({ unit, maxLength: 60 }), (s) => checkResult(parse(s))), { numRuns: RUNS });
-  });
+  // ------------------------------------------------------------------ format round trip
 
-  it('for query-shaped strings full of special characters and percent sequences, with any options', () => {
-    fc.assert(
-      fc.property(QUERY, OPTIONS, (q, options) => {
-        checkResult(parse(q, options));
-        checkResult(parse(`?${q}`, options));
-        checkResult(parse(`https://api.example.com/x?${q}#${q}`, options));
-      }),
-      { numRuns: RUNS },
-    );
-  });
+  const nameArb = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/).filter((n) => !RESERVED_NAMES.has(n));
+  const pathArb = fc.array(nameArb, { minLength: 1, maxLength: 4 });
+  const SPAN = { start: 0, end: 0 };
 
-  it('for arbitrary records, with any options', () => {
-    fc.assert(fc.property(RECORD, OPTIONS, (record, options) => checkResult(parse(record as QueryInput, options))), { numRuns: RUNS });
-  });
+  const clauseArb: fc.Arbitrary<Clause> = fc
+    .tuple(
+      fc.constantFrom<Operator>(...OPERATORS),
+      fc.oneof(
+        text(12).map((value) => ({ type: 'Literal' as const, value, span: SPAN })),
+        fc.array(text(8), { minLength: 2, maxLength: 4 }).map((segments) => ({ type: 'Pattern' as const, segments, span: SPAN })),
+      ),
+    )
+    .map(([operator, operand]) => ({ type: 'Clause', operator, operand, span: SPAN }));
 
-  it('for URLSearchParams of arbitrary pairs', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(anyText(6), anyText(10)), { maxLength: 5 }), (pairs) => checkResult(parse(new URLSearchParams(pairs)))),
-      { numRuns: RUNS },
-    );
-  });
-});
+  const paramArb: fc.Arbitrary<Param> = fc.tuple(pathArb, fc.array(clauseArb, { minLength: 1, maxLength: 5 })).map(([names, clauses]) => ({
+    type: 'Param',
+    key: names.join('.'),
+    value: '',
+    path: { type: 'Path', names: names.map((value) => ({ type: 'Name' as const, value, span: SPAN })), span: SPAN },
+    clauses,
+    span: SPAN,
+  }));
 
-// ------------------------------------------------------------------ format round trip
-
-const nameArb = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,8}$/).filter((n) => !RESERVED_NAMES.has(n));
-const pathArb = fc.array(nameArb, { minLength: 1, maxLength: 4 });
-const SPAN = { start: 0, end: 0 };
-
-const clauseArb: fc.Arbitrary<Clause> = fc
-  .tuple(
-    fc.constantFrom<Operator>(...OPERATORS),
-    fc.oneof(
-      text(12).map((value) => ({ type: 'Literal' as const, value, span: SPAN })),
-      fc.array(text(8), { minLength: 2, maxLength: 4 }).map((segments) => ({ type: 'Pattern' as const, segments, span: SPAN })),
-    ),
-  )
-  .map(([operator, operand]) => ({ type: 'Clause', operator, operand, span: SPAN }));
-
-const paramArb: fc.Arbitrary<Param> = fc.tuple(pathArb, fc.array(clauseArb, { minLength: 1, maxLength: 5 })).map(([names, clauses]) => ({
-  type: 'Param',
-  key: names.join('.'),
-  value: '',
-  path: { type: 'Path', names: names.map((value) => ({ type: 'Name' as const, value, span: SPAN })), span: SPAN },
-  clauses,
-  span: SPAN,
-}));
-
-/** Pass-through keys start with "$", which no path can hold, so they never clash with a filter. */
-const passThroughArb = fc.dictionary(
-  text(8).map((k) => `$${k}`),
-  fc.oneof(text(8), fc.array(text(8), { minLength: 2, maxLength: 3 })),
-  { maxKeys: 3 },
-);
-
-/** Valid trees within the default limits (the sizes above keep the query under 8 KiB). */
-const astArb: fc.Arbitrary<FilterAst> = fc
-  .tuple(fc.array(paramArb, { maxLength: 4 }), passThroughArb)
-  .map(([filters, params]) => ({ type: 'Query', filters, params }));
-
-describe('format', () => {
-  it('writes what parse reads back as the same tree (spans and source text aside)', () => {
-    fc.assert(
-      fc.property(astArb, (ast) => {
-        const written = format(ast);
-        const result = parse(written, { params: Object.keys(ast.params) });
-        if (!result.ok) throw new Error(`${written}: ${JSON.stringify(result.errors)}`);
-        expect(summarize(result.value)).toEqual(summarize(ast));
-      }),
-      { numRuns: RUNS },
-    );
-  });
-
-  it('writes an equality on any text so that it matches exactly that text (reference §8)', () => {
-    fc.assert(
-      fc.property(text(40), (s) => {
-        const ast: FilterAst = {
-          type: 'Query',
-          filters: [
-            {
-              type: 'Param',
-              key: 'businessName',
-              value: '',
-              path: { type: 'Path', names: [{ type: 'Name', value: 'businessName', span: SPAN }], span: SPAN },
-              clauses: [{ type: 'Clause', operator: 'eq', operand: { type: 'Literal', value: s, span: SPAN }, span: SPAN }],
-              span: SPAN,
-            },
-          ],
-          params: {},
-        };
-        const result = parse(format(ast));
-        if (!result.ok) throw new Error(`${format(ast)}: ${JSON.stringify(result.errors)}`);
-        expect(result.value.filters).toHaveLength(1);
-        expect(result.value.filters[0]!.clauses).toHaveLength(1);
-        const clause = result.value.filters[0]!.clauses[0]!;
-        expect(clause.operator).toBe('eq');
-        expect(clause.operand).toMatchObject({ type: 'Literal', value: s });
-      }),
-      { numRuns: RUNS },
-    );
-  });
-});
-
-// ------------------------------------------------------------------ records and query strings
-
-describe('a record and the same pairs sent as a query string', () => {
-  const recordArb = fc.dictionary(
-    fc.oneof(fc.constantFrom('a', 'a.b', 'customerRef.id', 'businessName', 'a..b', ''), text(6)),
-    fc.oneof(text(12), fc.array(text(8), { maxLength: 3 })),
-    { maxKeys: 5 },
+  /** Pass-through keys start with "$", which no path can hold, so they never clash with a filter. */
+  const passThroughArb = fc.dictionary(
+    text(8).map((k) => `$${k}`),
+    fc.oneof(text(8), fc.array(text(8), { minLength: 2, maxLength: 3 })),
+    { maxKeys: 3 },
   );
-  // The query is longer than the record (it is encoded), so the length limit is lifted for both.
-  const options = fc.record({ params: fc.array(fc.constantFrom('a', 'businessName', ''), { maxLength: 2 }) });
 
-  it('parse to the same result', () => {
-    fc.assert(
-      fc.property(recordArb, options, (record, { params }) => {
-        const query = Object.entries(record)
-          .flatMap(([k, v]) => (typeof v === 'string' ? [v] : v).map((item) => `${encodeComponent(k)}=${encodeComponent(item)}`))
-          .join('&');
-        const limits = { maxQueryLength: Infinity };
-        expect(parse(record, { params, limits })).toEqual(parse(query, { params, limits }));
-      }),
-      { numRuns: RUNS },
-    );
+  /** Valid trees within the default limits (the sizes above keep the query under 8 KiB). */
+  const astArb: fc.Arbitrary<FilterAst> = fc
+    .tuple(fc.array(paramArb, { maxLength: 4 }), passThroughArb)
+    .map(([filters, params]) => ({ type: 'Query', filters, params }));
+
+  describe('format', () => {
+    it('writes what parse reads back as the same tree (spans and source text aside)', () => {
+      fc.assert(
+        fc.property(astArb, (ast) => {
+          const written = format(ast);
+          const result = parse(written, { params: Object.keys(ast.params) });
+          if (!result.ok) throw new Error(`${written}: ${JSON.stringify(result.errors)}`);
+          expect(summarize(result.value)).toEqual(summarize(ast));
+        }),
+        { numRuns: RUNS },
+      );
+    });
+
+    it('writes an equality on any text so that it matches exactly that text (reference §8)', () => {
+      fc.assert(
+        fc.property(text(40), (s) => {
+          const ast: FilterAst = {
+            type: 'Query',
+            filters: [
+              {
+                type: 'Param',
+                key: 'businessName',
+                value: '',
+                path: { type: 'Path', names: [{ type: 'Name', value: 'businessName', span: SPAN }], span: SPAN },
+                clauses: [{ type: 'Clause', operator: 'eq', operand: { type: 'Literal', value: s, span: SPAN }, span: SPAN }],
+                span: SPAN,
+              },
+            ],
+            params: {},
+          };
+          const result = parse(format(ast));
+          if (!result.ok) throw new Error(`${format(ast)}: ${JSON.stringify(result.errors)}`);
+          expect(result.value.filters).toHaveLength(1);
+          expect(result.value.filters[0]!.clauses).toHaveLength(1);
+          const clause = result.value.filters[0]!.clauses[0]!;
+          expect(clause.operator).toBe('eq');
+          expect(clause.operand).toMatchObject({ type: 'Literal', value: s });
+        }),
+        { numRuns: RUNS },
+      );
+    });
   });
-});
 
-// ------------------------------------------------------------------ keys
+  // ------------------------------------------------------------------ records and query strings
 
-describe('a key', () => {
-  const PATH = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
-  const keyArb = fc
-    .array(fc.constantFrom('a', 'Z', '_', '1', '.', '.', '-', ' ', 'é', '\u{1F600}', '[', '='), { maxLength: 10 })
-    .map((chars) => chars.join(''));
-
-  it('is a path exactly when it matches the grammar; otherwise it gets one INVALID_PATH inside the key', () => {
-    fc.assert(
-      fc.property(keyArb, (key) => {
-        const result = parse({ [key]: '1' });
-        const depth = key.split('.').length;
-        if (PATH.test(key) && depth <= 4) {
-          expect(result.ok).toBe(true);
-          if (result.ok) expect(result.value.filters[0]!.path.names.map((n) => n.value)).toEqual(key.split('.'));
-          return;
-        }
-        expect(result.ok).toBe(false);
-        if (result.ok) return;
-        expect(result.errors).toHaveLength(1);
-        const error = result.errors[0]!;
-        expect(error.code).toBe(depth > 4 ? 'LIMIT_EXCEEDED' : 'INVALID_PATH');
-        expect(error.in).toBe('key');
-        expect(error.span!.start).toBeLessThanOrEqual(error.span!.end);
-        expect(error.span!.end).toBeLessThanOrEqual(key.length);
-      }),
-      { numRuns: RUNS },
+  describe('a record and the same pairs sent as a query string', () => {
+    const recordArb = fc.dictionary(
+      fc.oneof(fc.constantFrom('a', 'a.b', 'customerRef.id', 'businessName', 'a..b', ''), text(6)),
+      fc.oneof(text(12), fc.array(text(8), { maxLength: 3 })),
+      { maxKeys: 5 },
     );
+    // The query is longer than the record (it is encoded), so the length limit is lifted for both.
+    const options = fc.record({ params: fc.array(fc.constantFrom('a', 'businessName', ''), { maxLength: 2 }) });
+
+    it('parse to the same result', () => {
+      fc.assert(
+        fc.property(recordArb, options, (record, { params }) => {
+          const query = Object.entries(record)
+            .flatMap(([k, v]) => (typeof v === 'string' ? [v] : v).map((item) => `${encodeComponent(k)}=${encodeComponent(item)}`))
+            .join('&');
+          const limits = { maxQueryLength: Infinity };
+          expect(parse(record, { params, limits })).toEqual(parse(query, { params, limits }));
+        }),
+        { numRuns: RUNS },
+      );
+    });
+  });
+
+  // ------------------------------------------------------------------ keys
+
+  describe('a key', () => {
+    const PATH = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+    const keyArb = fc
+      .array(fc.constantFrom('a', 'Z', '_', '1', '.', '.', '-', ' ', 'é', '\u{1F600}', '[', '='), { maxLength: 10 })
+      .map((chars) => chars.join(''));
+
+    it('is a path exactly when it matches the grammar; otherwise it gets one INVALID_PATH inside the key', () => {
+      fc.assert(
+        fc.property(keyArb, (key) => {
+          const result = parse({ [key]: '1' });
+          const depth = key.split('.').length;
+          if (PATH.test(key) && depth <= 4) {
+            expect(result.ok).toBe(true);
+            if (result.ok) expect(result.value.filters[0]!.path.names.map((n) => n.value)).toEqual(key.split('.'));
+            return;
+          }
+          expect(result.ok).toBe(false);
+          if (result.ok) return;
+          expect(result.errors).toHaveLength(1);
+          const error = result.errors[0]!;
+          expect(error.code).toBe(depth > 4 ? 'LIMIT_EXCEEDED' : 'INVALID_PATH');
+          expect(error.in).toBe('key');
+          expect(error.span!.start).toBeLessThanOrEqual(error.span!.end);
+          expect(error.span!.end).toBeLessThanOrEqual(key.length);
+        }),
+        { numRuns: RUNS },
+      );
+    });
   });
 });
