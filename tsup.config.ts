@@ -78,7 +78,7 @@ function writeNotices(metafile: string): void {
 function slimMaps(): void {
   // Not the command's maps: its build runs at the same time and slims its own,
   // which may still be being written when this build is done.
-  for (const file of readdirSync('dist')) if (file.endsWith('.map') && !CLI_FILES.includes(file)) slimMap(join('dist', file));
+  for (const file of readdirSync('dist')) if (file.endsWith('.map') && !CLI_FILES.includes(file) && !LAZY_CHECK_FILES.includes(file)) slimMap(join('dist', file));
 }
 
 function slimMap(file: string): void {
@@ -98,20 +98,29 @@ const PUBLIC_ENTRIES = {
 
 /**
  * A schema's validate loads the checker on first use (`import('../check/check')`, in
- * src/standard/standard.ts). As ES modules, that import is a chunk of dist/. As CommonJS,
- * where there are no chunks, it loads the main entry (`./index.cjs`, which exports
- * `check`), rather than a copy of the checker and the parser in `client.cjs` and
- * everything of `index.cjs` wrapped to be loaded lazily.
+ * src/standard/standard.ts).
+ * - As ES modules, it loads `schema-check.js`, the checker and the parser in one file of
+ *   their own that shares nothing with the other files of dist/. An app's bundler that
+ *   splits code then loads none of it up front: esbuild puts a file reached both from an
+ *   app's entry (through the main entry, which exports `check`) and from a lazy chunk in
+ *   a chunk loaded up front, whole, so a chunk shared with the main entry would be (issue
+ *   31: 44 KiB up front instead of 8).
+ * - As CommonJS, where there are no chunks, it loads the main entry (`./index.cjs`, which
+ *   exports `check`), rather than a copy of the checker and the parser in `client.cjs`.
  */
-const lazyCheckFromMainEntry: NonNullable<Options['esbuildPlugins']>[number] = {
+const lazyCheck: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'qsfilter-lazy-check',
   setup(build) {
-    if (build.initialOptions.format !== 'cjs') return;
+    const path = build.initialOptions.format === 'cjs' ? './index.cjs' : `./${LAZY_CHECK}.js`;
     build.onResolve({ filter: /^\.\.\/check\/check$/ }, (args) =>
-      args.kind === 'dynamic-import' && /[\\/]src[\\/]standard[\\/]/.test(args.importer) ? { path: './index.cjs', external: true } : undefined,
+      args.kind === 'dynamic-import' && /[\\/]src[\\/]standard[\\/]/.test(args.importer) ? { path, external: true } : undefined,
     );
   },
 };
+
+/** The file a schema's validate loads as an ES module (see lazyCheck). */
+const LAZY_CHECK = 'schema-check';
+const LAZY_CHECK_FILES = [`${LAZY_CHECK}.js`, `${LAZY_CHECK}.js.map`];
 
 /** What the command's build writes to dist/ (src/cli/bin.ts). */
 const CLI_FILES = ['cli.js', 'cli.js.map', 'cli-main.js', 'cli-main.js.map'];
@@ -146,16 +155,28 @@ export default defineConfig([
       [CHEVROTAIN_ENTRY]: 'src/syntax/chevrotain.ts',
     },
     format: ['esm', 'cjs'],
-    esbuildPlugins: [mainEntryExternal, lazyCheckFromMainEntry],
+    esbuildPlugins: [mainEntryExternal, lazyCheck],
     dts: { entry: PUBLIC_ENTRIES },
     metafile: true,
-    // Both builds run at once and write to dist/: this one must not delete the other's output.
-    clean: CLI_FILES.map((file) => `!${file}`),
+    // The builds run at once and write to dist/: this one must not delete the others' output.
+    clean: [...CLI_FILES, ...LAZY_CHECK_FILES].map((file) => `!${file}`),
     onSuccess: async () => {
       writeNotices('dist/metafile-esm.json');
       if (existsSync('dist/metafile-cjs.json')) rmSync('dist/metafile-cjs.json');
       for (const file of readdirSync('dist')) if (file.startsWith(`${CHEVROTAIN_ENTRY}.`)) rmSync(join('dist', file));
       slimMaps();
+    },
+  },
+  {
+    ...shared,
+    // The checker a schema's validate loads on first use, as an ES module (see lazyCheck):
+    // one file, Chevrotain inside, sharing no chunk with the other files.
+    entry: { [LAZY_CHECK]: 'src/check/check.ts' },
+    format: ['esm'],
+    splitting: false,
+    clean: false,
+    onSuccess: async () => {
+      for (const file of LAZY_CHECK_FILES) if (file.endsWith('.map')) slimMap(join('dist', file));
     },
   },
   {

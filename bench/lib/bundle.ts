@@ -1,7 +1,7 @@
 import { build, transform, type Plugin } from 'esbuild';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -56,20 +56,28 @@ export function importing(...names: string[]): string {
 export type LeaveOut = 'nothing' | 'chevrotain';
 
 /**
- * What an app loads before it runs: its module bundled with what it imports statically.
- * What it imports dynamically (a schema's validate loads the checker and the parser on
- * first use) is left out, as a bundler that splits code leaves it to a chunk loaded when
- * asked for; `lazy` names those imports.
+ * What an app loads before it runs. Bundled with code splitting (`split`, the default:
+ * what Vite, Rollup, webpack and `esbuild --splitting` do), that is its entry chunk and
+ * every chunk it imports statically, each gzipped as a server sends it; what it imports
+ * dynamically (a schema's validate loads the checker and the parser on first use) is in
+ * chunks loaded when asked for, which `lazy` counts. Bundled as one file (`single`: plain
+ * `esbuild --bundle`, `bun build`), a dynamic import is inlined, and it is all loaded up
+ * front.
  */
 export interface Bundle {
+  /** The code loaded up front, its files joined. */
   readonly text: string;
   readonly minified: number;
   readonly gzip: number;
-  /** The modules with code in the bundle (tree-shaking left some of theirs), as esbuild's metafile names them. */
+  /** The modules with code loaded up front (tree-shaking left some of theirs), as esbuild's metafile names them. */
   readonly inputs: readonly string[];
-  /** The modules imported dynamically, left out: loaded only when asked for. */
+  /** The chunks loaded only when asked for (a dynamic import), and their gzipped bytes in all. */
   readonly lazy: readonly string[];
+  readonly lazyGzip: number;
 }
+
+/** How an app's bundler packs it (see `Bundle`). */
+export type Packing = 'split' | 'single';
 
 /** A scratch app directory whose `node_modules/qsfilter` is this repository. */
 export class PackageLink {
@@ -83,8 +91,8 @@ export class PackageLink {
   }
 
   /** Bundles an app from the published files. */
-  bundle(app: string, leaveOut: LeaveOut = 'nothing'): Promise<Bundle> {
-    return bundle(app, this.dir, leaveOut === 'chevrotain' ? [leaveOutFile(chevrotainChunk())] : []);
+  bundle(app: string, leaveOut: LeaveOut = 'nothing', packing: Packing = 'split'): Promise<Bundle> {
+    return bundle(app, this.dir, leaveOut === 'chevrotain' ? [leaveOutFile(chevrotainChunk())] : [], [], packing);
   }
 
   remove(): void {
@@ -93,21 +101,23 @@ export class PackageLink {
 }
 
 /** Bundles an app from the sources: its `qsfilter` imports point at `src/`. */
-export function bundleSource(app: string, leaveOut: LeaveOut = 'nothing'): Promise<Bundle> {
-  return bundle(fromSource(app), ROOT, [], leaveOut === 'chevrotain' ? ['chevrotain'] : []);
+export function bundleSource(app: string, leaveOut: LeaveOut = 'nothing', packing: Packing = 'split'): Promise<Bundle> {
+  return bundle(fromSource(app), ROOT, [], leaveOut === 'chevrotain' ? ['chevrotain'] : [], packing);
 }
 
-/** The files of the command in `dist/` (tsup.config.ts). */
-const COMMAND_FILES = ['cli.js', 'cli-main.js'];
+/**
+ * The files of `dist/` that are one bundle each (tsup.config.ts): the command's, and the
+ * checker a schema's validate loads as an ES module.
+ */
+const WHOLE_FILES = ['cli.js', 'cli-main.js', 'schema-check.js'];
 
 /**
  * The chunk of `dist/` that holds Chevrotain (see `src/syntax/chevrotain.ts`): the one
- * ES module with its mark, the command (`cli.js` and the bundle of its own it loads,
- * `cli-main.js`) aside. Throws unless there is exactly one, and it is a chunk.
+ * ES module with its mark, the files that are one bundle each (`WHOLE_FILES`) aside. Throws unless there is exactly one, and it is a chunk.
  */
 export function chevrotainChunk(): string {
   const dist = join(ROOT, 'dist');
-  const chunks = readdirSync(dist).filter((f) => f.endsWith('.js') && !COMMAND_FILES.includes(f) && readFileSync(join(dist, f), 'utf8').includes(CHEVROTAIN_MARK));
+  const chunks = readdirSync(dist).filter((f) => f.endsWith('.js') && !WHOLE_FILES.includes(f) && readFileSync(join(dist, f), 'utf8').includes(CHEVROTAIN_MARK));
   if (chunks.length !== 1 || !chunks[0]!.startsWith('chunk-')) throw new Error(`dist/ holds Chevrotain in ${chunks.join(', ') || 'no file'}, not in one chunk of its own`);
   return chunks[0]!;
 }
@@ -117,42 +127,39 @@ export function gzipSize(text: string): number {
   return gzipSync(text, { level: 9 }).length;
 }
 
-async function bundle(contents: string, resolveDir: string, plugins: Plugin[], external: string[] = []): Promise<Bundle> {
-  const lazy: string[] = [];
+async function bundle(contents: string, resolveDir: string, plugins: Plugin[], external: string[], packing: Packing): Promise<Bundle> {
   const result = await build({
     stdin: { contents, resolveDir, loader: 'ts' },
     bundle: true,
     minify: true,
     platform: 'browser',
     format: 'esm',
+    splitting: packing === 'split',
+    outdir: join(tmpdir(), 'qsfilter-bundle-out'),
     write: false,
     metafile: true,
     external,
-    plugins: [...plugins, leaveOutDynamicImports(lazy)],
+    plugins,
     logLevel: 'silent',
   });
-  const text = result.outputFiles[0]!.text;
-  const [output] = Object.values(result.metafile.outputs);
-  const inputs = Object.entries(output!.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input);
-  return { text, minified: Buffer.byteLength(text), gzip: gzipSize(text), inputs, lazy };
-}
-
-/**
- * A plugin that leaves what is imported dynamically out of the bundle, as an import, and
- * records it: what loads later. (esbuild's own code splitting is no measure of it: it
- * assigns a module to the chunks of every entry whose files reach it, used or not, so
- * that a module the main entry re-exports lands in a chunk loaded up front.)
- */
-function leaveOutDynamicImports(lazy: string[]): Plugin {
+  const outputs = result.metafile.outputs;
+  const files = new Map(result.outputFiles.map((f) => [relative(process.cwd(), f.path), f.text]));
+  const entry = Object.keys(outputs).find((f) => outputs[f]!.entryPoint !== undefined)!;
+  // The entry and what it imports statically, transitively: loaded up front.
+  const upFront = [entry];
+  for (let i = 0; i < upFront.length; i++) {
+    for (const record of outputs[upFront[i]!]!.imports) if (record.kind === 'import-statement' && !record.external && !upFront.includes(record.path)) upFront.push(record.path);
+  }
+  const lazy = Object.keys(outputs).filter((f) => f.endsWith('.js') && !upFront.includes(f));
+  const text = upFront.map((f) => files.get(f)!).join('\n');
+  const inputs = [...new Set(upFront.flatMap((f) => Object.entries(outputs[f]!.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input)))];
   return {
-    name: 'qsfilter-leave-out-lazy',
-    setup(build) {
-      build.onResolve({ filter: /.*/ }, (args) => {
-        if (args.kind !== 'dynamic-import') return undefined;
-        lazy.push(args.path);
-        return { path: args.path, external: true };
-      });
-    },
+    text,
+    minified: upFront.reduce((n, f) => n + Buffer.byteLength(files.get(f)!), 0),
+    gzip: upFront.reduce((n, f) => n + gzipSize(files.get(f)!), 0),
+    inputs,
+    lazy,
+    lazyGzip: lazy.reduce((n, f) => n + gzipSize(files.get(f)!), 0),
   };
 }
 

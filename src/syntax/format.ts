@@ -47,7 +47,8 @@ function formatValue(clauses: readonly PrintableClause[]): string {
   return value;
 }
 
-const OPERATOR_PREFIX = /^(?:gte|gt|lte|lt):/;
+/** What the lexer reads as an operator at the start of a clause (`Operator` in tokens.ts): gt: gte: lt: lte:. */
+const OPERATOR_PREFIX = /^[gl]te?:/;
 
 /**
  * Prints one clause as decoded value text: the operator prefix, then the operand quoted

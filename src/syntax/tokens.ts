@@ -1,4 +1,4 @@
-import { NAME } from '../values/name';
+import { FIELD_NAME } from '../values/name';
 import { createToken, Lexer, type IToken, type TokenType } from './chevrotain';
 
 /**
@@ -49,10 +49,15 @@ export const JUNK = 'junk';
 export const Start = /* @__PURE__ */ createToken({ name: 'Start', pattern: SEPARATOR, push_mode: 'key' });
 
 // key mode, and the sort parameter's paths
+/** The pattern of a whole text without its anchors: what a token of that text matches. */
+function unanchored(pattern: RegExp): RegExp {
+  return new RegExp(pattern.source.slice(1, -1));
+}
+
 /** One name of a dot path (reference §3), in a filter key or a sort key. */
 export const Name = /* @__PURE__ */ createToken({
   name: 'Name',
-  pattern: NAME,
+  pattern: /* @__PURE__ */ unanchored(FIELD_NAME),
   start_chars_hint: /* @__PURE__ */ Array.from(NAME_START),
   line_breaks: false,
 });

@@ -3,10 +3,10 @@
 // targets check the names they are given against.
 
 /**
- * One name of a dot path: a letter or `_`, then letters, digits and `_`. The lexer's
- * `Name` token is this pattern; sticky, so that `isFieldName` can match it from the start.
+ * A name of a dot path, the whole of a text: a letter or `_`, then letters, digits and
+ * `_`. The lexer's `Name` token is this pattern without its anchors.
  */
-export const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+export const FIELD_NAME = /^[A-Za-z_]\w*$/;
 
 /** Names that would reach an object's prototype machinery: refused in every path. */
 export const RESERVED_NAMES: ReadonlySet<string> = /* @__PURE__ */ new Set(['__proto__', 'constructor', 'prototype']);
@@ -16,9 +16,7 @@ export const RESERVED_NAMES: ReadonlySet<string> = /* @__PURE__ */ new Set(['__p
  * be, read from data and written into generated code (reference §3, §13).
  */
 export function isFieldName(name: unknown): name is string {
-  if (typeof name !== 'string') return false;
-  NAME.lastIndex = 0;
-  return NAME.test(name) && NAME.lastIndex === name.length && !RESERVED_NAMES.has(name);
+  return typeof name === 'string' && FIELD_NAME.test(name) && !RESERVED_NAMES.has(name);
 }
 
 /** The sort parameter when neither the caller nor the schema names one: the API's (reference §9). */
