@@ -64,9 +64,9 @@ export default defineScenario({
         },
       ],
       goals: [
-        // Issue 26: at most 15 ms over `node -e 0` (it was 1.4x, which moved with the machine's speed).
-        { goal: 'cold start, ESM import + check', target: '≤ +15 ms over node -e 0', actual: `+${((esmRatio - 1) * base).toFixed(1)} ms (${times(esmRatio)})`, pass: (esmRatio - 1) * base <= 15 },
-        { goal: 'cold start, CJS require + check', target: '≤ +15 ms over node -e 0', actual: `+${((cjsRatio - 1) * base).toFixed(1)} ms (${times(cjsRatio)})`, pass: (cjsRatio - 1) * base <= 15 },
+        // Issue 31: at most 22 ms over `node -e 0`, with Chevrotain as published (issue 26's 15 ms was met with a patched build).
+        { goal: 'cold start, ESM import + check', target: '≤ +22 ms over node -e 0', actual: `+${((esmRatio - 1) * base).toFixed(1)} ms (${times(esmRatio)})`, pass: (esmRatio - 1) * base <= 22 },
+        { goal: 'cold start, CJS require + check', target: '≤ +22 ms over node -e 0', actual: `+${((cjsRatio - 1) * base).toFixed(1)} ms (${times(cjsRatio)})`, pass: (cjsRatio - 1) * base <= 22 },
       ],
     };
   },
