@@ -6,4 +6,4 @@
  * parses (the package has no side effects), where a copy inside `dist/index.js` would
  * stay, since its top-level statements have effects a bundler cannot rule out.
  */
-export { createToken, EmbeddedActionsParser, Lexer, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';
+export { createToken, EmbeddedActionsParser, Lexer, type ILexerConfig, type IParserConfig, type IParserErrorMessageProvider, type IRecognitionException, type IToken, type TokenType } from 'chevrotain';

@@ -1,4 +1,4 @@
-import { EmbeddedActionsParser, Lexer, type IParserErrorMessageProvider, type IToken } from './chevrotain';
+import { EmbeddedActionsParser, Lexer, type ILexerConfig, type IParserConfig, type IParserErrorMessageProvider, type IToken } from './chevrotain';
 import type { Clause, Name as NameNode, Operator as OperatorName, Param, Path, SortKey } from './ast';
 import { readOperand } from './operand';
 import { withPristinePrototypes } from './pristine';
@@ -35,12 +35,18 @@ export class FilterParser extends EmbeddedActionsParser {
   /**
    * `validate` runs Chevrotain's grammar checks (ambiguities, left recursion). They cost
    * start-up time and the grammar is fixed, so the shared instance skips them and the
-   * tests build a validated one.
+   * tests build a validated one. `levers` changes Chevrotain's settings, for
+   * `bench/levers.bench.ts` to measure what each gives.
    */
-  constructor(validate = false) {
-    super(ALL_TOKENS, { maxLookahead: 1, recoveryEnabled: true, skipValidations: !validate, errorMessageProvider: NO_MESSAGES });
+  constructor(validate = false, levers?: Pick<IParserConfig, 'maxLookahead' | 'errorMessageProvider'> & { readonly stackTraces?: boolean }) {
+    const { stackTraces = false, ...config } = levers ?? {};
+    super(ALL_TOKENS, { maxLookahead: 1, recoveryEnabled: true, skipValidations: !validate, errorMessageProvider: NO_MESSAGES, ...config });
+    this.stackTraces = stackTraces;
     this.performSelfAnalysis();
   }
+
+  /** Whether Chevrotain's recognition exceptions capture a stack trace: never but in `bench/levers.bench.ts`. */
+  private readonly stackTraces: boolean;
 
   /** query = *param */
   readonly query = this.RULE('query', (): void => {
@@ -148,8 +154,25 @@ export class FilterParser extends EmbeddedActionsParser {
     this.paramIndex = 0;
     const params: (Param | undefined)[] = (this.params = new Array<Param | undefined>(starts.length).fill(undefined));
     this.input = tokens;
-    withoutStackTraces(() => this.query());
+    this.quietly(() => this.query());
     return params;
+  }
+
+  /**
+   * Runs a parse with no stack trace captured for the exceptions Chevrotain throws at each
+   * recognition error (and catches again: none leaves the parse). Capturing one was most
+   * of what refusing a clause cost (bench/RESULTS.md). Nothing else runs meanwhile: the
+   * parse is synchronous, and the limit is put back whatever happens.
+   */
+  private quietly(parse: () => void): void {
+    if (this.stackTraces) return parse();
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      parse();
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 
   /**
@@ -160,27 +183,11 @@ export class FilterParser extends EmbeddedActionsParser {
     this.keyStart = 0;
     const keys: SortKey[] = (this.sortKeys = []);
     this.input = tokens;
-    withoutStackTraces(() => this.sort());
+    this.quietly(() => this.sort());
     return keys;
   }
 }
 
-/**
- * Runs a parse with no stack trace captured for the exceptions Chevrotain throws at each
- * recognition error (and catches again: none leaves the parse). Capturing one was most of
- * what refusing a clause cost: 140 µs a clause, in a query of 1,024 bad clauses, against
- * 18 µs without. Nothing else runs meanwhile: the parse is synchronous, and the limit is
- * put back whatever happens.
- */
-function withoutStackTraces(parse: () => void): void {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    parse();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
 
 /**
  * Chevrotain builds a message for every recognition error; the diagnostics are built
@@ -198,10 +205,10 @@ let parser: FilterParser | undefined;
 
 /**
  * Builds the lexer; `validate` checks the token definitions (a test does, the shared
- * instance need not).
+ * instance need not); `levers` as the parser's.
  */
-export function createFilterLexer(validate = false): Lexer {
-  return withPristinePrototypes(() => new Lexer(LEXER_DEFINITION, { positionTracking: 'onlyOffset', ensureOptimizations: validate, skipValidations: !validate }));
+export function createFilterLexer(validate = false, levers?: Pick<ILexerConfig, 'positionTracking'>): Lexer {
+  return withPristinePrototypes(() => new Lexer(LEXER_DEFINITION, { positionTracking: 'onlyOffset', ensureOptimizations: validate, skipValidations: !validate, ...levers }));
 }
 
 /** The lexer, built once on first use and reused. */
