@@ -6,9 +6,10 @@ import { defineConfig } from 'vitest/config';
  * Postgres servers), the example server's suites (its stores include a real server), the
  * playground (Chromium) and the snippets of the README and docs/ (a Postgres server, and
  * the example server on PGlite). They form the `servers` project, whose global setup starts the servers and finds the
- * browser; every other test is in `unit`, which starts nothing (`npm run test:unit`).
+ * browser; every other test is in `unit`, which starts nothing (`npm run test:unit`):
+ * `test/sql/rounding.test.ts` among them, which reads no database.
  */
-const NEEDS_SERVERS = ['test/sql/**/*.test.ts', 'test/examples/**/*.test.ts', 'test/docs.test.ts'];
+const NEEDS_SERVERS = ['test/sql/!(rounding).test.ts', 'test/examples/**/*.test.ts', 'test/docs.test.ts'];
 
 export default defineConfig({
   test: {
