@@ -7,9 +7,9 @@ import type { Path } from './ast';
 export const PATH_HINT =
   'A path is names joined by dots (customerRef.id); a name starts with a letter or "_" and holds letters, digits and "_".';
 
-/** Whether a path holds a name that is never a field. */
+/** Whether a path holds a name that is never a field (each is 9 characters or more: most names are shorter, and need no look-up). */
 export function hasReservedName(path: Path): boolean {
-  for (const name of path.names) if (RESERVED_NAMES.has(name.value)) return true;
+  for (const name of path.names) if (name.value.length >= 9 && RESERVED_NAMES.has(name.value)) return true;
   return false;
 }
 
