@@ -7,9 +7,18 @@ import type { Path } from './ast';
 export const PATH_HINT =
   'A path is names joined by dots (customerRef.id); a name starts with a letter or "_" and holds letters, digits and "_".';
 
-/** Whether a path holds a name that is never a field (each is 9 characters or more: most names are shorter, and need no look-up). */
+/** The length of the shortest reserved name: a name shorter than it (most are) needs no look-up. */
+const SHORTEST_RESERVED = /* @__PURE__ */ shortest(RESERVED_NAMES);
+
+function shortest(names: ReadonlySet<string>): number {
+  let length = Infinity;
+  for (const name of names) length = Math.min(length, name.length);
+  return length;
+}
+
+/** Whether a path holds a name that is never a field. */
 export function hasReservedName(path: Path): boolean {
-  for (const name of path.names) if (name.value.length >= 9 && RESERVED_NAMES.has(name.value)) return true;
+  for (const name of path.names) if (name.value.length >= SHORTEST_RESERVED && RESERVED_NAMES.has(name.value)) return true;
   return false;
 }
 
