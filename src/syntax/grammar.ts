@@ -165,9 +165,9 @@ export class FilterParser extends EmbeddedActionsParser {
    * parse is synchronous, and the limit is put back whatever happens.
    */
   private quietly(parse: () => void): void {
-    if (this.stackTraces) return parse();
     const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    // Where the engine has no such setting (or it cannot be changed), the parse runs as it is.
+    if (this.stackTraces || typeof limit !== 'number' || !Reflect.set(Error, 'stackTraceLimit', 0)) return parse();
     try {
       parse();
     } finally {
