@@ -170,3 +170,29 @@ describe('options that are programmer errors', () => {
     expect(fromArray.ok && fromArray.value.params).toEqual({ businessName: 'A' });
   });
 });
+
+describe('the stack traces of the parser', () => {
+  // A refused clause costs Chevrotain an exception, caught again inside the parse; the
+  // parse captures no stack trace for it, and leaves the process's setting as it found it.
+  it('puts Error.stackTraceLimit back after a parse that refused clauses', () => {
+    const before = Error.stackTraceLimit;
+    try {
+      Error.stackTraceLimit = 7;
+      expect(parse('a="x"y;;gte:&orderBy=a,,-').ok).toBe(false);
+      expect(Error.stackTraceLimit).toBe(7);
+    } finally {
+      Error.stackTraceLimit = before;
+    }
+  });
+
+  it('parses as usual where the setting cannot be changed', () => {
+    const descriptor = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit')!;
+    try {
+      Object.defineProperty(Error, 'stackTraceLimit', { ...descriptor, writable: false });
+      const result = parse('a="x"y;;gte:');
+      expect(result.ok ? [] : result.errors.map((d) => d.code)).toEqual(['UNEXPECTED_TEXT', 'EMPTY_CLAUSE', 'EMPTY_OPERAND']);
+    } finally {
+      Object.defineProperty(Error, 'stackTraceLimit', descriptor);
+    }
+  });
+});
