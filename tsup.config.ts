@@ -32,7 +32,12 @@ const shared: Options = {
   // whole-file line made it 48 KB of code. Source maps (shipped) lead back to src/.
   minifySyntax: minify,
   minifyIdentifiers: minify,
+  // The maps give files and lines, not the sources' text (which was most of the package):
+  // src/ is in the repository, Chevrotain's sources in its own package.
   sourcemap: true,
+  esbuildOptions(options) {
+    options.sourcesContent = false;
+  },
 };
 
 export const NOTICES = 'dist/THIRD_PARTY_LICENSES.txt';
@@ -68,23 +73,6 @@ function writeNotices(metafile: string): void {
   }
   for (const [text, packages] of texts) lines.push('', '='.repeat(78), `${packages.join(', ')}:`, '', text);
   writeFileSync(NOTICES, `${lines.join('\n')}\n`);
-}
-
-/**
- * Keeps the sources of qsfilter itself in the source maps and drops those of the bundled
- * packages (Chevrotain's, most of each map), which a stack trace still names by file and
- * line.
- */
-function slimMaps(): void {
-  // Not the command's maps: its build runs at the same time and slims its own,
-  // which may still be being written when this build is done.
-  for (const file of readdirSync('dist')) if (file.endsWith('.map') && !CLI_FILES.includes(file) && !LAZY_CHECK_FILES.includes(file)) slimMap(join('dist', file));
-}
-
-function slimMap(file: string): void {
-  const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
-  map.sourcesContent = map.sources.map((source, i) => (source.includes('node_modules/') ? null : (map.sourcesContent?.[i] ?? null)));
-  writeFileSync(file, JSON.stringify(map));
 }
 
 /** The package's entry points, as its `exports` name them. */
@@ -164,7 +152,6 @@ export default defineConfig([
       writeNotices('dist/metafile-esm.json');
       if (existsSync('dist/metafile-cjs.json')) rmSync('dist/metafile-cjs.json');
       for (const file of readdirSync('dist')) if (file.startsWith(`${CHEVROTAIN_ENTRY}.`)) rmSync(join('dist', file));
-      slimMaps();
     },
   },
   {
@@ -175,9 +162,6 @@ export default defineConfig([
     format: ['esm'],
     splitting: false,
     clean: false,
-    onSuccess: async () => {
-      for (const file of LAZY_CHECK_FILES) if (file.endsWith('.map')) slimMap(join('dist', file));
-    },
   },
   {
     ...shared,
@@ -193,8 +177,5 @@ export default defineConfig([
     splitting: false,
     clean: false,
     banner: { js: '#!/usr/bin/env node' },
-    onSuccess: async () => {
-      for (const file of CLI_FILES) if (file.endsWith('.map')) slimMap(join('dist', file));
-    },
   },
 ]);
