@@ -61,21 +61,59 @@ describe('npm pack in a fresh clone', () => {
     }
   });
 
-  // Issue 23: links inside the package stay relative, so each must reach a file it ships;
-  // a link to the repository's other files (src/, test/, examples/) must reach one there.
-  it('ships every file that its README and docs link to, and the others exist in the repository', () => {
+  // Issue 34, item 4: the docs a user reads in node_modules link only to what ships. Every
+  // relative link of every page of the installed package is followed: to a file (or a
+  // folder) it ships, and, with a #fragment, to a heading or an id of that page. Links
+  // to other sites are not followed (the tests run offline).
+  it('follows every link of its docs to a file it ships, and to the heading it names', () => {
+    const installed = join(app, 'node_modules', 'qsfilter');
+    const pages = files.filter((f) => /\.(md|html)$/.test(f));
+    expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'docs/servers.md', 'grammar/reference.md', 'grammar/diagrams.html']));
+    const anchors = new Map(pages.map((page) => [page, anchorsOf(readFileSync(join(installed, page), 'utf8'), page.endsWith('.html'))]));
     const broken: string[] = [];
-    for (const page of files.filter((f) => f === 'README.md' || /^docs\/.*\.md$/.test(f))) {
-      const text = readFileSync(join(root, page), 'utf8');
-      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-        if (/^[a-z]+:|^#/.test(target!)) continue;
-        const path = posix.normalize(posix.join(posix.dirname(page), target!.replace(/#.*$/, ''))).replace(/\/$/, '');
-        const shipped = files.includes(path) || files.some((f) => f.startsWith(`${path}/`));
-        const ofThePackage = /^(docs|grammar|dist)(\/|$)|^bench\/RESULTS\.md$|^README\.md$/.test(path);
-        if (!shipped && (ofThePackage || !existsSync(join(root, path)))) broken.push(`${page} -> ${target}`);
+    let followed = 0;
+    for (const page of pages) {
+      for (const target of linksOf(readFileSync(join(installed, page), 'utf8'), page.endsWith('.html'))) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+        followed++;
+        const [file = '', fragment] = target.split('#');
+        const path = file === '' ? page : posix.normalize(posix.join(posix.dirname(page), decodeURIComponent(file))).replace(/\/$/, '');
+        if (!files.includes(path) && !files.some((f) => f.startsWith(`${path}/`))) broken.push(`${page} -> ${target}: ${path} is not in the package`);
+        else if (fragment !== undefined && !anchors.get(path)?.has(decodeURIComponent(fragment))) broken.push(`${page} -> ${target}: ${path} has no such heading`);
       }
     }
     expect(broken).toEqual([]);
+    // The pages do link to one another (a parser that found nothing would pass the above).
+    expect(followed).toBeGreaterThan(100);
+  });
+
+  it('passes publint --strict and are-the-types-wrong, node10 (typesVersions) included', () => {
+    expect(run(process.execPath, [join(root, 'node_modules', 'publint', 'src', 'cli.js'), '--strict', tarball], scratch)).toMatch(/All good!/);
+    const attw = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+    // No network: the package carries its types, so DefinitelyTyped has nothing to add.
+    const report = JSON.parse(run(process.execPath, [attw, tarball, '--format', 'json', '--no-definitely-typed'], scratch)) as {
+      analysis: { entrypoints: Record<string, { resolutions: Record<string, { resolution?: { fileName: string } }> }> };
+      problems: Record<string, unknown>;
+    };
+    expect(report.problems).toEqual({});
+    const entries = report.analysis.entrypoints;
+    expect(Object.keys(entries)).toEqual(expect.arrayContaining(['.', './client', './fastify', './express', './hono']));
+    for (const entry of ['.', './client', './fastify', './express', './hono']) {
+      for (const mode of ['node10', 'node16-cjs', 'node16-esm', 'bundler']) {
+        expect(entries[entry]!.resolutions[mode]?.resolution?.fileName, `${entry} under ${mode}`).toMatch(/\/dist\/[a-z]+\.d\.c?ts$/);
+      }
+    }
+  });
+
+  it('ships source maps that lead to src/ by file and line, without the sources\' text', () => {
+    const maps = files.filter((f) => f.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(0);
+    for (const file of maps) {
+      const map = JSON.parse(readFileSync(join(app, 'node_modules', 'qsfilter', file), 'utf8')) as { sourcesContent?: unknown };
+      expect(map.sourcesContent, file).toBeUndefined();
+    }
+    const index = JSON.parse(readFileSync(join(app, 'node_modules', 'qsfilter', 'dist', 'index.cjs.map'), 'utf8')) as { sources: string[] };
+    expect(index.sources).toEqual(expect.arrayContaining(['../src/index.ts', '../src/check/check.ts']));
   });
 
   it('ships no source, no script that imports it, and no build leftovers', () => {
@@ -128,24 +166,69 @@ describe('the installed package', () => {
     expect(run(process.execPath, [join(app, 'node_modules', '.bin', 'qsfilter'), 'check', QUERY, '--resource', 'vendors'], app)).toContain('Matches the items');
   });
 
-  // Typed for real: a wrong call must fail to compile (an `any` would let it through).
-  const TYPED = `import { check, defineSchema, type Filter } from 'qsfilter';
+  // Typed for real: a wrong call must fail to compile (an `any` would let it through). As
+  // an ES module, and from a CommonJS file (the "require" condition and the .d.cts files).
+  const IMPORTS = `import { check, defineSchema, type Filter } from 'qsfilter';
+    import { query, invoices } from 'qsfilter/client';`;
+  const REQUIRES = `import qsfilter = require('qsfilter');
+    import client = require('qsfilter/client');
+    const { check, defineSchema } = qsfilter;
+    const { query, invoices } = client;
+    type Filter = qsfilter.Filter;`;
+  const TYPED = `
     const schema = defineSchema({ fields: { amount: 'number', name: 'string' } });
     const result = check('amount=gte:1', schema);
     const filter: Filter | undefined = result.ok ? result.value : undefined;
     // @ts-expect-error check needs a schema
     check('amount=1');
-    export { filter };`;
+    const sent: string = query(invoices).where('totalAmount', 'gte', 100).toString();
+    // @ts-expect-error not a path of invoices
+    query(invoices).where('totalAmont', 'gte', 100);
+    export { filter, sent };`;
 
   it.each([
     ['node16', { module: 'node16', moduleResolution: 'node16' }, ['typed.ts', 'typed.cts']],
+    ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }, ['typed.ts', 'typed.cts']],
     ['bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['typed.ts']],
-  ])('typechecks from TypeScript with moduleResolution %s', (name, options, sources) => {
-    writeFileSync(join(app, 'typed.ts'), TYPED);
-    // From a CommonJS file, the "require" condition and index.d.cts.
-    writeFileSync(join(app, 'typed.cts'), TYPED.replace("import { check, defineSchema, type Filter } from 'qsfilter';", "import qsfilter = require('qsfilter');\n    const { check, defineSchema } = qsfilter;\n    type Filter = qsfilter.Filter;"));
+    // Through `typesVersions`: node10 knows no `exports`.
+    ['node10', { module: 'commonjs', moduleResolution: 'node10' }, ['typed.ts', 'typed.cts']],
+  ])('typechecks qsfilter and qsfilter/client from TypeScript with moduleResolution %s', (name, options, sources) => {
+    writeFileSync(join(app, 'typed.ts'), IMPORTS + TYPED);
+    writeFileSync(join(app, 'typed.cts'), REQUIRES + TYPED);
     const config = { compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: sources };
     writeFileSync(join(app, `tsconfig.${name}.json`), JSON.stringify(config));
     expect(() => run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], app)).not.toThrow();
   }, 120_000);
 });
+
+/** The link targets of a page, outside its code: Markdown links and images, and HTML `href` and `src`. */
+function linksOf(text: string, html: boolean): string[] {
+  const prose = html ? text : withoutCode(text);
+  const links = [...prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1]!);
+  for (const [, target] of prose.matchAll(/\s(?:href|src)="([^"]+)"/g)) links.push(target!);
+  return links;
+}
+
+/** A Markdown text without its fenced blocks, which hold code, not links or headings. */
+function withoutFences(text: string): string {
+  return text.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
+}
+
+/** A Markdown text without its fenced blocks and code spans. */
+function withoutCode(text: string): string {
+  return withoutFences(text).replace(/(`+)[^`][\s\S]*?\1/g, '');
+}
+
+/** The fragments a link may name on a page: its headings, as GitHub makes them anchors, and its ids. */
+function anchorsOf(text: string, html: boolean): Set<string> {
+  const anchors = new Set([...text.matchAll(/\s(?:id|name)="([^"]+)"/g)].map((m) => m[1]!));
+  if (html) return anchors;
+  const seen = new Map<string, number>();
+  for (const [, heading] of withoutFences(text).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
+    const slug = heading!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}

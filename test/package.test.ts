@@ -20,6 +20,7 @@ const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
   types?: string;
   exports?: Record<string, unknown>;
   engines?: { node?: string };
+  keywords?: string[];
 };
 
 /** The path of a built file; a missing build is a failure that says what to do, never a skip. */
@@ -95,6 +96,10 @@ describe('package.json', () => {
   it('is an ES module package without side effects', () => {
     expect(pkg.type).toBe('module');
     expect(pkg.sideEffects).toBe(false);
+  });
+
+  it('says in its keywords what it parses and what it plugs into', () => {
+    expect(pkg.keywords).toEqual(expect.arrayContaining(['query-string', 'filter', 'openapi', 'postgres', 'fastify', 'express', 'hono', 'standard-schema']));
   });
 
   it('exports types first under each condition, and every file it names exists', () => {

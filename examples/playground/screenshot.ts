@@ -21,11 +21,11 @@ try {
   const page = await chromium.context.newPage();
   await page.goto(`${base}/`);
   await page.waitForSelector('#rows table');
-  await page.screenshot({ path: here('./screenshot.png') });
+  await page.screenshot({ path: here('../../docs/images/playground.png') });
   await page.fill('#query', 'businessName=Acme%20%26%20Sons&serviceName=quickbooks&totalAmount=GTE:100&vendorNme=%acme%');
   await page.waitForSelector('pre.diagnostic');
-  await page.screenshot({ path: here('./screenshot-diagnostics.png'), clip: { x: 0, y: 0, width: 1100, height: 560 } });
-  console.log(`wrote ${here('./screenshot.png')} and ${here('./screenshot-diagnostics.png')}`);
+  await page.screenshot({ path: here('../../docs/images/playground-diagnostics.png'), clip: { x: 0, y: 0, width: 1100, height: 560 } });
+  console.log(`wrote ${here('../../docs/images/playground.png')} and ${here('../../docs/images/playground-diagnostics.png')}`);
 } finally {
   await chromium.close();
   await app.close();

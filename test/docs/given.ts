@@ -8,8 +8,11 @@
  * - `kysely`: a Kysely database on that pool, typed with those tables;
  * - `drizzle` and `invoicesTable`: a Drizzle database on that pool, and its `invoices` table;
  * - `store`: a data store over a few vendors, whose `find(filter)` is `compile` and
- *   `sortItems`, and which remembers each filter it was asked for.
+ *   `sortItems`, and which remembers each filter it was asked for;
+ * - `invoicesOpenApi`: the API's published OpenAPI document of invoices, parsed (the
+ *   repository's copy, which the schema tests read too).
  */
+import { readFileSync } from 'node:fs';
 import { drizzle as drizzleOnPool } from 'drizzle-orm/node-postgres';
 import { doublePrecision, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -104,3 +107,8 @@ export async function close(): Promise<void> {
   await kysely.destroy();
   if (!pool.ended) await pool.end();
 }
+
+/** The API's published OpenAPI document of invoices, as `JSON.parse` reads it (servers.md's `doc`). */
+export const invoicesOpenApi = JSON.parse(readFileSync(new URL('../schema/fixtures/railz-invoice.openapi.json', import.meta.url), 'utf8')) as {
+  components: { schemas: { GetInvoiceV2Data: object } };
+};
