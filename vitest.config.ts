@@ -41,6 +41,15 @@ export default defineConfig({
           globalSetup: ['test/support/postgres-server.ts'],
         },
       },
+      {
+        extends: true,
+        test: {
+          // The smoke suite on Node and on the other runtimes, against the packed package
+          // (test/runtimes/): Bun, Deno and workerd come from npm (a cache outside the clone).
+          name: 'runtimes',
+          include: ['test/runtimes/**/*.test.ts'],
+        },
+      },
     ],
   },
 });

@@ -19,7 +19,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chown, cp, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,6 +26,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { cachedPackage, NPM_CACHE } from './npm-cache';
+import { freePort } from './ports';
 
 /** A server's version, as it says. */
 export interface ServerVersion {
@@ -250,16 +250,4 @@ async function startServer(bin: string, hint = ''): Promise<LocalServer> {
     await stop();
     throw new Error(`Could not start the Postgres server of ${bin} for the SQL suites${hint}: ${(error as Error).message}`);
   }
-}
-
-/** A loopback port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
