@@ -1,29 +1,46 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { brotliDecompressSync } from 'node:zlib';
-import { chromium, type BrowserContext } from 'playwright-core';
+import puppeteer, { type Browser } from 'puppeteer-core';
 
-/** The Chromium to drive, and the environment it needs. */
-export interface Chromium {
+/**
+ * The browsers the playground's tests (and the browser entries' tests) run in, driven by
+ * puppeteer-core: Chromium over the DevTools protocol, Firefox over WebDriver BiDi, each
+ * an unpatched build. (playwright-core drives Firefox only in playwright's own patched
+ * build, which it downloads from its CDN, or over BiDi through a command that Firefox ESR
+ * does not have, `emulation.setMediaFeaturesOverride`: every new page failed; and there
+ * is no geckodriver in Debian or on npm without a download.)
+ */
+export const BROWSERS = ['chromium', 'firefox'] as const;
+
+export type BrowserName = (typeof BROWSERS)[number];
+
+/** A browser to drive, and the environment it needs. */
+export interface FoundBrowser {
   readonly path: string;
   /** Where it comes from, as a test run reports it. */
   readonly origin: string;
   readonly env: Record<string, string>;
 }
 
+/** The browser `name` to drive, or why there is none. */
+export function findBrowser(name: BrowserName): Promise<FoundBrowser | { readonly missing: string }> {
+  return name === 'chromium' ? findChromium() : findFirefox();
+}
+
 /**
- * The Chromium the playground's test and screenshots drive, or why there is none.
- * `CHROMIUM_PATH` names one; else, on Linux, the build that the npm package
- * `@sparticuz/chromium` ships (a devDependency: playwright's own browser download cannot
- * work on a closed network, and the reader should not have to install a browser). Its
- * binary needs three libraries a bare machine may lack (NSS, NSPR, expat): the package
- * carries them too, and they go last on the browser's library path, so the machine's own
- * serve where it has them.
+ * The Chromium to drive, or why there is none. `CHROMIUM_PATH` names one; else, on Linux,
+ * the build that the npm package `@sparticuz/chromium` ships (a devDependency: a browser
+ * download from elsewhere cannot work on a closed network, and the reader should not have
+ * to install a browser). Its binary needs three libraries a bare machine may lack (NSS,
+ * NSPR, expat): the package carries them too, and they go last on the browser's library
+ * path, so the machine's own serve where it has them.
  */
-export async function findChromium(): Promise<Chromium | { readonly missing: string }> {
+export async function findChromium(): Promise<FoundBrowser | { readonly missing: string }> {
   const given = process.env.CHROMIUM_PATH;
   if (given !== undefined && given !== '') {
     return existsSync(given) ? { path: given, origin: `CHROMIUM_PATH (${given})`, env: {} } : { missing: `CHROMIUM_PATH names ${given}, which does not exist` };
@@ -51,41 +68,87 @@ function findBin(from: string): string {
   throw new Error(`@sparticuz/chromium: no bin/al2023.tar.br above ${from}`);
 }
 
+/** The Debian package the test command installs where no Firefox is found. */
+const FIREFOX_PACKAGE = 'firefox-esr';
+
+/**
+ * The Firefox to drive, or why there is none. `FIREFOX_PATH` names one; else the first
+ * `firefox-esr` or `firefox` on PATH; else, on a Debian or Ubuntu machine where this runs
+ * as root (CI's, and the machines here), Debian's `firefox-esr`, installed now with
+ * apt-get (once: it is on PATH after), as the test command brings Postgres and Chromium
+ * itself. npm has no Firefox build that installs without a download from elsewhere.
+ */
+export async function findFirefox(): Promise<FoundBrowser | { readonly missing: string }> {
+  const given = process.env.FIREFOX_PATH;
+  if (given !== undefined && given !== '') {
+    return existsSync(given) ? { path: given, origin: `FIREFOX_PATH (${given})`, env: {} } : { missing: `FIREFOX_PATH names ${given}, which does not exist` };
+  }
+  const onPath = firefoxOnPath();
+  if (onPath !== undefined) return { path: onPath, origin: onPath, env: {} };
+  const apt = ['/usr/bin/apt-get', '/bin/apt-get'].find((p) => existsSync(p));
+  if (process.platform !== 'linux' || apt === undefined || process.getuid?.() !== 0) {
+    return { missing: `no firefox-esr or firefox on PATH: install one (Debian: apt-get install ${FIREFOX_PACKAGE}), or set FIREFOX_PATH` };
+  }
+  const installed = await aptInstall(apt, FIREFOX_PACKAGE);
+  const path = firefoxOnPath();
+  if (path === undefined) return { missing: `apt-get install ${FIREFOX_PACKAGE} did not give a firefox on PATH: ${installed}` };
+  return { path, origin: `Debian's ${FIREFOX_PACKAGE}, installed by this run with apt-get (${path})`, env: {} };
+}
+
+function firefoxOnPath(): string | undefined {
+  const dirs = (process.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
+  for (const name of ['firefox-esr', 'firefox']) {
+    for (const dir of dirs) if (existsSync(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
+}
+
+/**
+ * Installs a Debian package, reading the package lists first when apt does not know it
+ * yet. Two test files may ask at once: apt-get waits for the other's lock (up to 10
+ * minutes), and the second install finds it done.
+ */
+async function aptInstall(apt: string, name: string): Promise<string> {
+  const run = promisify(execFile);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const wait = ['-o', 'DPkg::Lock::Timeout=600'];
+  const install = () => run(apt, [...wait, 'install', '-y', '-q', '--no-install-recommends', name], { env, maxBuffer: 64 << 20 });
+  try {
+    await install();
+  } catch {
+    try {
+      await run(apt, [...wait, 'update', '-q'], { env, maxBuffer: 64 << 20 });
+      await install();
+    } catch (error) {
+      return ((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n').slice(-3).join(' ');
+    }
+  }
+  return 'installed';
+}
+
 /**
  * Flags for a headless chromium on a machine without network: without those that turn
  * off its background connections (component updates, sync, QUIC probes) it hangs on them.
  */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /**
- * A chromium with a fresh profile of its own (`--user-data-dir`, which playwright sets
- * for a persistent context); closing it removes the profile.
+ * Firefox's settings on a machine without network: no update, telemetry, Safe Browsing
+ * or captive-portal checks (puppeteer turns most of them off; these are the rest).
  */
-export async function launchChromium(viewport = { width: 1200, height: 900 }): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  const found = await findChromium();
-  if ('missing' in found) throw new Error(`No Chromium to run: ${found.missing}.`);
-  const profile = mkdtempSync(join(tmpdir(), 'qsfilter-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: found.path,
-    env: { ...process.env, ...found.env },
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport,
-  });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+const FIREFOX_PREFS: Record<string, unknown> = {
+  'network.captive-portal-service.enabled': false,
+  'network.connectivity-service.enabled': false,
+  'browser.safebrowsing.update.enabled': false,
+  'datareporting.policy.dataSubmissionEnabled': false,
+};
+
+/** A headless browser with a fresh profile of its own, which closing it removes. */
+export async function launchBrowser(name: BrowserName, viewport = { width: 1200, height: 900 }): Promise<Browser> {
+  const found = await findBrowser(name);
+  if ('missing' in found) throw new Error(`No ${name} to run: ${found.missing}.`);
+  const common = { executablePath: found.path, env: { ...process.env, ...found.env }, headless: true, defaultViewport: viewport } as const;
+  return name === 'chromium'
+    ? puppeteer.launch({ ...common, browser: 'chrome', args: CHROMIUM_ARGS })
+    : puppeteer.launch({ ...common, browser: 'firefox', extraPrefsFirefox: FIREFOX_PREFS });
 }

@@ -38,6 +38,8 @@ const status = $('status');
 const diagnosticsBox = $('diagnostics');
 const explanation = $('explanation');
 const canonical = $('canonical');
+/** "What it means" and "Canonical form": shown only for a valid query. */
+const meaning = $('meaning');
 const rows = $('rows');
 const form = $('form');
 
@@ -67,6 +69,7 @@ async function update(): Promise<void> {
   diagnosticsBox.replaceChildren();
   explanation.replaceChildren();
   canonical.replaceChildren();
+  meaning.hidden = !result.ok;
   if (!result.ok) {
     status.textContent = `${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}: the server would answer 400.`;
     status.className = 'bad';
@@ -96,15 +99,25 @@ function showFilter(filter: Filter): void {
   canonical.textContent = format(filter);
 }
 
-/** A diagnostic as the CLI prints it (caret under the span, then the hint), its parts styled. */
+/**
+ * A diagnostic as the CLI prints it (caret under the span, then the hint), its parts
+ * styled, a line to a span: the message and the hint wrap within the box (a hint may list
+ * every field of a resource), the excerpt and its caret line never do.
+ */
 function renderDiagnostic(d: Diagnostic): HTMLElement {
   // Private-use marks around the styled parts; each part becomes its own text node.
   const text = formatDiagnostic(d, { style: { code: (t) => `\uE000c${t}\uE001`, caret: (t) => `\uE000a${t}\uE001`, hint: (t) => `\uE000h${t}\uE001` } });
   const pre = el('pre', undefined, 'diagnostic');
-  for (const part of text.split(/(\uE000[cah][^\uE001]*\uE001)/)) {
-    if (part.startsWith('\uE000')) pre.append(el('span', part.slice(2, -1), { c: 'code', a: 'caret', h: 'hint' }[part[1]!]));
-    else if (part !== '') pre.append(part);
-  }
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    const kind = i === 0 ? 'message' : line.includes('\uE000h') ? 'hint-line' : 'excerpt';
+    const span = el('span', undefined, `line ${kind}`);
+    for (const part of `${line}${i < lines.length - 1 ? '\n' : ''}`.split(/(\uE000[cah][^\uE001]*\uE001)/)) {
+      if (part.startsWith('\uE000')) span.append(el('span', part.slice(2, -1), { c: 'code', a: 'caret', h: 'hint' }[part[1]!]));
+      else if (part !== '') span.append(part);
+    }
+    pre.append(span);
+  });
   return pre;
 }
 
@@ -118,14 +131,28 @@ function renderRows(path: string, data: readonly Record<string, unknown>[], pagi
   const columns = [...new Set(data.flatMap((item) => Object.keys(item)))].filter((c) => c !== 'businessName' && c !== 'serviceName');
   const table = el('table');
   const head = el('tr');
-  head.append(...columns.map((c) => el('th', c)));
+  head.append(...columns.map((c) => breakable('th', c, /(?=[A-Z])/)));
   table.append(head);
   for (const item of data) {
     const tr = el('tr');
-    tr.append(...columns.map((c) => el('td', cell(item[c]))));
+    tr.append(...columns.map((c) => breakable('td', cell(item[c]), /(?<=\d{4}-\d\d-\d\dT)/)));
     table.append(tr);
   }
   rows.replaceChildren(summary, table);
+}
+
+/**
+ * A table cell whose text may break where `at` matches (a `<wbr>`), besides its spaces:
+ * a camelCase name before each capital, a date-time after its `T`. So the rows' table
+ * fits a desktop page without breaking a name or a number in the middle.
+ */
+function breakable(tag: 'th' | 'td', text: string, at: RegExp): HTMLElement {
+  const node = el(tag);
+  text.split(at).forEach((part, i) => {
+    if (i > 0) node.append(el('wbr'));
+    node.append(part);
+  });
+  return node;
 }
 
 /** A value as a table cell shows it: a reference by its name and id, a list by its length, never raw JSON. */
@@ -273,6 +300,7 @@ function fromForm(): void {
     return;
   }
   input.value = q.toString();
+  usersQuery = true;
   void update();
 }
 
@@ -286,6 +314,7 @@ function showFormProblems(count: number): void {
   status.textContent = `${count === 1 ? 'A value' : `${count} values`} in the form cannot be sent: see below the form.`;
   status.className = 'bad';
   for (const box of [diagnosticsBox, explanation, canonical]) box.replaceChildren();
+  meaning.hidden = true;
   rows.replaceChildren(el('p', 'Fix the form to see the rows it selects.', 'muted'));
 }
 
@@ -301,13 +330,21 @@ function setMode(mode: 'type' | 'form'): void {
   if (mode === 'form') fromForm();
 }
 
+/**
+ * Whether the query in the box is the user's (typed, or built with the form) rather than
+ * a starter the page put there: choosing another resource keeps the user's query, checked
+ * against the new resource, and replaces only a starter (or an empty box).
+ */
+let usersQuery = false;
+
 let timer: ReturnType<typeof setTimeout> | undefined;
 input.addEventListener('input', () => {
+  usersQuery = input.value !== '';
   clearTimeout(timer);
   timer = setTimeout(() => void update(), 120);
 });
 resourceSelect.addEventListener('change', () => {
-  input.value = starter(resourceSelect.value as Resource);
+  if (!usersQuery) input.value = starter(resourceSelect.value as Resource);
   buildForm();
   if (document.body.dataset.mode === 'form') fromForm();
   else void update();

@@ -1,6 +1,6 @@
 /**
- * Takes the README's screenshots of the playground: the example server on the sample
- * data, the page in npm's Chromium build, a good query and a bad one.
+ * Takes the screenshots of the playground in docs/example-server.md: the example server
+ * on the sample data, the page in npm's Chromium build, a good query and a bad one.
  *
  * Run with `npx tsx examples/playground/screenshot.ts` (after `npm run build`).
  */
@@ -8,26 +8,31 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app';
 import { sampleData } from '../server/data/sample';
 import { openStore } from '../server/store/open';
-import { launchChromium } from './browser';
+import { launchBrowser } from './browser';
 import { buildPlayground } from './build';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+const GOOD = here('../../docs/images/playground.png');
+const BAD = here('../../docs/images/playground-diagnostics.png');
 
 const opened = await openStore({ store: 'memory' }, sampleData());
 const app = buildApp({ store: opened.store, playground: await buildPlayground() });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
-const chromium = await launchChromium({ width: 1100, height: 760 });
+const browser = await launchBrowser('chromium', { width: 1100, height: 760 });
 try {
-  const page = await chromium.context.newPage();
+  const page = await browser.newPage();
   await page.goto(`${base}/`);
   await page.waitForSelector('#rows table');
-  await page.screenshot({ path: here('../../docs/images/playground.png') });
-  await page.fill('#query', 'businessName=Acme%20%26%20Sons&serviceName=quickbooks&totalAmount=GTE:100&vendorNme=%acme%');
+  await page.screenshot({ path: GOOD });
+  await page.$eval('#query', (input, text) => {
+    (input as HTMLInputElement).value = text;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, 'businessName=Acme%20%26%20Sons&serviceName=quickbooks&totalAmount=GTE:100&vendorNme=%acme%');
   await page.waitForSelector('pre.diagnostic');
-  await page.screenshot({ path: here('../../docs/images/playground-diagnostics.png'), clip: { x: 0, y: 0, width: 1100, height: 560 } });
-  console.log(`wrote ${here('../../docs/images/playground.png')} and ${here('../../docs/images/playground-diagnostics.png')}`);
+  await page.screenshot({ path: BAD, clip: { x: 0, y: 0, width: 1100, height: 560 } });
+  console.log(`wrote ${GOOD} and ${BAD}`);
 } finally {
-  await chromium.close();
+  await browser.close();
   await app.close();
   await opened.close();
 }

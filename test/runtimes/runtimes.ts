@@ -29,7 +29,7 @@ export const RUNTIME_PACKAGES = { bun: '1.4.5', deno: '2.9.6', workerd: '1.20261
 
 export type Runtime = 'node' | keyof typeof RUNTIME_PACKAGES;
 
-/** A scratch app with the packed package installed, and `app.ts` in it as `smoke.mjs`. */
+/** A scratch app with the packed package installed, and `app.ts` in it as `smoke.mjs` (with `self-check.js`). */
 export interface ScratchApp {
   readonly dir: string;
   remove(): void;
@@ -40,8 +40,8 @@ export interface ScratchApp {
  * as `npm test` builds it first), installs the tarball offline in a scratch app, copies
  * the lockfile's `hono` and `@hono/node-server` beside it (neither has dependencies; npm
  * could not install them offline by name, without their registry documents), and writes
- * `app.ts` there as JavaScript, imports untouched, for every runtime to resolve from the
- * app's node_modules.
+ * `app.ts` and `self-check.ts` there as JavaScript, imports untouched, for every runtime
+ * to resolve from the app's node_modules.
  */
 export async function scratchApp(): Promise<ScratchApp> {
   if (!existsSync(join(root, 'dist', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` first (`npm test` does).');
@@ -54,8 +54,10 @@ export async function scratchApp(): Promise<ScratchApp> {
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'scratch-runtimes', private: true, type: 'module' }));
     await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', tarball], { cwd: dir });
     for (const name of ['hono', '@hono/node-server']) cpSync(join(root, 'node_modules', name), join(dir, 'node_modules', name), { recursive: true });
-    const source = readFileSync(fileURLToPath(new URL('app.ts', import.meta.url)), 'utf8');
-    writeFileSync(join(dir, 'smoke.mjs'), (await transform(source, { loader: 'ts', format: 'esm', target: 'es2022' })).code);
+    for (const [from, to] of [['app.ts', 'smoke.mjs'], ['self-check.ts', 'self-check.js']] as const) {
+      const source = readFileSync(fileURLToPath(new URL(from, import.meta.url)), 'utf8');
+      writeFileSync(join(dir, to), (await transform(source, { loader: 'ts', format: 'esm', target: 'es2022' })).code);
+    }
     return { dir, remove: () => rmSync(scratch, { recursive: true, force: true }) };
   } catch (error) {
     rmSync(scratch, { recursive: true, force: true });

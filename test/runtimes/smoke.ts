@@ -9,8 +9,27 @@
  * last page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNTS, selfCheck } from './app';
+import { ACCOUNTS, selfCheck } from './self-check';
 import { RUNTIME_PACKAGES, runtimeBinary, scratchApp, serve, type Runtime, type ScratchApp, type Served } from './runtimes';
+
+/**
+ * That `selfCheck()` computed elsewhere (`there`) equals what it computes here, where code
+ * generation is allowed, but for whether code generation was (`codeGeneration`).
+ */
+export function expectSameAsHere(there: unknown, codeGeneration: 'allowed' | 'EvalError'): void {
+  const here = selfCheck();
+  // What here is, so that "the same" says something.
+  expect(here).toMatchObject({
+    codeGeneration: 'allowed',
+    canonical: 'orderBy=-balance&vendorName=%25acme%25&balance=gte:100',
+    matched: ['a1', 'a4'],
+    matchedByClosures: ['a1', 'a4'],
+    refused: ['INVALID_NUMBER balance', 'UNKNOWN_FIELD vendorNme', 'MALFORMED_ENCODING vendorName'],
+    pages: [['a5', 'a3'], ['a1', 'a4'], ['a2']],
+    dates: ['a1', 'a2', 'a4'],
+  });
+  expect(there).toEqual({ ...here, codeGeneration });
+}
 
 /** The scratch app of a test file, made once before its runtimes start. */
 export function useScratchApp(): () => ScratchApp {
@@ -49,19 +68,7 @@ export function describeSmoke(runtime: Runtime, app: () => ScratchApp): void {
     it('computes what the package computes here: check, compile, toSql, paging by cursor, the client builder', async () => {
       const response = await get('/self-check');
       expect(response.status, served.stderr()).toBe(200);
-      const there = (await response.json()) as Record<string, unknown>;
-      const here = selfCheck();
-      // What here is, so that "the same" says something.
-      expect(here).toMatchObject({
-        codeGeneration: 'allowed',
-        canonical: 'orderBy=-balance&vendorName=%25acme%25&balance=gte:100',
-        matched: ['a1', 'a4'],
-        matchedByClosures: ['a1', 'a4'],
-        refused: ['INVALID_NUMBER balance', 'UNKNOWN_FIELD vendorNme', 'MALFORMED_ENCODING vendorName'],
-        pages: [['a5', 'a3'], ['a1', 'a4'], ['a2']],
-        dates: ['a1', 'a2', 'a4'],
-      });
-      expect(there).toEqual({ ...here, codeGeneration: runtime === 'workerd' ? 'EvalError' : 'allowed' });
+      expectSameAsHere(await response.json(), runtime === 'workerd' ? 'EvalError' : 'allowed');
     });
 
     it('serves a valid query through qsfilter/hono: 200 with the page it selects', async () => {
