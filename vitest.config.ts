@@ -6,8 +6,10 @@ import { defineConfig } from 'vitest/config';
  * Postgres servers), the example server's suites (its stores include a real server), the
  * playground (Chromium) and the snippets of the README and docs/ (a Postgres server, and
  * the example server on PGlite). They form the `servers` project, whose global setup starts the servers and finds the
- * browser; every other test is in `unit`, which starts nothing (`npm run test:unit`):
- * `test/sql/rounding.test.ts` among them, which reads no database.
+ * browser; the smoke suite of the packed package is in `runtimes` (on Node) and
+ * `platforms` (Bun, Deno, workerd, and the browser entries); every other test is in
+ * `unit`, which starts nothing (`npm run test:unit`): `test/sql/rounding.test.ts` among
+ * them, which reads no database.
  */
 const NEEDS_SERVERS = ['test/sql/!(rounding).test.ts', 'test/examples/**/*.test.ts', 'test/docs.test.ts'];
 
@@ -28,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: NEEDS_SERVERS,
+          exclude: [...NEEDS_SERVERS, 'test/runtimes/**'],
           typecheck: { include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
       },
@@ -44,10 +46,20 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The smoke suite on Node and on the other runtimes, against the packed package
-          // (test/runtimes/): Bun, Deno and workerd come from npm (a cache outside the clone).
+          // The smoke suite against the packed package (test/runtimes/), on the Node that
+          // runs the tests: CI runs it on each Node major.
           name: 'runtimes',
-          include: ['test/runtimes/**/*.test.ts'],
+          include: ['test/runtimes/node.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The smoke suite on Bun, Deno and workerd (from npm, cached outside the clone),
+          // and the browser entries in Chromium and Firefox: what runs there does not
+          // depend on the Node that drives it, so CI runs this project once (.ci/run).
+          name: 'platforms',
+          include: ['test/runtimes/edge.test.ts', 'test/runtimes/browsers.test.ts'],
         },
       },
     ],
