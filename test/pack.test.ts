@@ -190,12 +190,13 @@ describe('the installed package', () => {
     ['node16', { module: 'node16', moduleResolution: 'node16' }, ['typed.ts', 'typed.cts']],
     ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }, ['typed.ts', 'typed.cts']],
     ['bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['typed.ts']],
-    // Through `typesVersions`: node10 knows no `exports`.
-    ['node10', { module: 'commonjs', moduleResolution: 'node10' }, ['typed.ts', 'typed.cts']],
+    // (node10, through `typesVersions`, is are-the-types-wrong's to check, above.)
   ])('typechecks qsfilter and qsfilter/client from TypeScript with moduleResolution %s', (name, options, sources) => {
     writeFileSync(join(app, 'typed.ts'), IMPORTS + TYPED);
     writeFileSync(join(app, 'typed.cts'), REQUIRES + TYPED);
-    const config = { compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, types: [] }, files: sources };
+    // The package's .d.ts files are checked (skipLibCheck: false); TypeScript's own lib
+    // files are not ours to check, and were half of each run's time.
+    const config = { compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, skipDefaultLibCheck: true, types: [] }, files: sources };
     writeFileSync(join(app, `tsconfig.${name}.json`), JSON.stringify(config));
     expect(() => run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], app)).not.toThrow();
   }, 120_000);
