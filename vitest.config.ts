@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * The tests that need a database server or a browser: the SQL suites (PGlite and real
  * Postgres servers), the example server's suites (its stores include a real server), the
- * playground (Chromium) and the snippets of the README and docs/ (a Postgres server, and
+ * playground (Chromium and Firefox) and the snippets of the README and docs/ (a Postgres server, and
  * the example server on PGlite). They form the `servers` project, whose global setup starts the servers and finds the
  * browser; the smoke suite of the packed package is in `runtimes` (on Node) and
  * `platforms` (Bun, Deno, workerd, and the browser entries); every other test is in

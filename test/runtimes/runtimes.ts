@@ -150,7 +150,11 @@ export async function serve(runtime: Runtime, app: ScratchApp, binary = process.
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // Should the test run end before it was stopped (a hook that timed out), it goes too.
+  const kill = (): void => void child.kill('SIGTERM');
+  process.once('exit', kill);
   const stop = async (): Promise<void> => {
+    process.off('exit', kill);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
