@@ -44,7 +44,7 @@ beforeAll(() => {
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'scratch-app', private: true, type: 'module' }));
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], app);
-}, 240_000);
+});
 
 afterAll(() => {
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
@@ -199,7 +199,7 @@ describe('the installed package', () => {
     const config = { compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: false, skipDefaultLibCheck: true, types: [] }, files: sources };
     writeFileSync(join(app, `tsconfig.${name}.json`), JSON.stringify(config));
     expect(() => run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], app)).not.toThrow();
-  }, 120_000);
+  });
 });
 
 /** The link targets of a page, outside its code: Markdown links and images, and HTML `href` and `src`. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliDecompressSync } from 'node:zlib';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 /**
  * The browsers the playground's tests (and the browser entries' tests) run in, driven by
@@ -143,12 +143,23 @@ const FIREFOX_PREFS: Record<string, unknown> = {
   'datareporting.policy.dataSubmissionEnabled': false,
 };
 
-/** A headless browser with a fresh profile of its own, which closing it removes. */
+/**
+ * A headless browser with a fresh profile of its own, which closing it removes. No wait
+ * of the driver has a time limit (0), as no test's has: a loaded machine is slower, not
+ * wrong.
+ */
 export async function launchBrowser(name: BrowserName, viewport = { width: 1200, height: 900 }): Promise<Browser> {
   const found = await findBrowser(name);
   if ('missing' in found) throw new Error(`No ${name} to run: ${found.missing}.`);
-  const common = { executablePath: found.path, env: { ...process.env, ...found.env }, headless: true, defaultViewport: viewport } as const;
+  const common = { executablePath: found.path, env: { ...process.env, ...found.env }, headless: true, defaultViewport: viewport, timeout: 0, protocolTimeout: 0 } as const;
   return name === 'chromium'
     ? puppeteer.launch({ ...common, browser: 'chrome', args: CHROMIUM_ARGS })
     : puppeteer.launch({ ...common, browser: 'firefox', extraPrefsFirefox: FIREFOX_PREFS });
+}
+
+/** A new tab of a browser, whose waits (for a selector, a function, a navigation) have no time limit. */
+export async function newPage(browser: Browser): Promise<Page> {
+  const page = await browser.newPage();
+  page.setDefaultTimeout(0);
+  return page;
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app';
 import { sampleData } from '../server/data/sample';
 import { openStore } from '../server/store/open';
-import { launchBrowser } from './browser';
+import { launchBrowser, newPage } from './browser';
 import { buildPlayground } from './build';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
@@ -20,7 +20,7 @@ const app = buildApp({ store: opened.store, playground: await buildPlayground() 
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const browser = await launchBrowser('chromium', { width: 1100, height: 760 });
 try {
-  const page = await browser.newPage();
+  const page = await newPage(browser);
   await page.goto(`${base}/`);
   await page.waitForSelector('#rows table');
   await page.screenshot({ path: GOOD });

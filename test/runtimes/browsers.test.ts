@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, findBrowser, launchBrowser } from '../../examples/playground/browser';
+import { BROWSERS, findBrowser, launchBrowser, newPage } from '../../examples/playground/browser';
 import { expectSameAsHere, useScratchApp } from './smoke';
 
 /**
@@ -68,7 +68,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
-}, 120_000);
+});
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
@@ -82,14 +82,14 @@ describe.each(BROWSERS)('the browser entries in %s, under a CSP of script-src \'
     // A missing browser fails here, loudly: this file runs where the playground's does.
     if ('missing' in found) throw new Error(`No ${name} to run: ${found.missing}.`);
     browser = await launchBrowser(name);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
   });
 
   it('load as ES modules from the package, compute what Node computes with the closures, and validate through the client', async () => {
-    const page = await browser.newPage();
+    const page = await newPage(browser);
     const errors: string[] = [];
     page.on('pageerror', (e) => void errors.push(String(e)));
     try {

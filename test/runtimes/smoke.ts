@@ -36,7 +36,7 @@ export function useScratchApp(): () => ScratchApp {
   let app: ScratchApp | undefined;
   beforeAll(async () => {
     app = await scratchApp();
-  }, 120_000);
+  });
   afterAll(() => app?.remove());
   return () => app!;
 }
@@ -57,7 +57,7 @@ export function describeSmoke(runtime: Runtime, app: () => ScratchApp): void {
       served = await serve(runtime, app(), binary);
       const version = runtime === 'node' ? process.version : `${RUNTIME_PACKAGES[runtime]} (npm's ${runtime}, ${binary})`;
       console.log(`The smoke suite runs on ${runtime} ${version}, at ${served.base}.`);
-    }, 120_000);
+    });
 
     afterAll(async () => {
       await served?.stop();

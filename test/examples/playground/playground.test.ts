@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, findBrowser, launchBrowser, type BrowserName } from '../../../examples/playground/browser';
+import { BROWSERS, findBrowser, launchBrowser, newPage, type BrowserName } from '../../../examples/playground/browser';
 import { buildPlayground } from '../../../examples/playground/build';
 import { buildApp } from '../../../examples/server/app';
 import { sampleData } from '../../../examples/server/data/sample';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   const app = buildApp({ store: opened.store, playground: html });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
   stops.push(() => opened.close(), () => app.close());
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
@@ -95,7 +95,7 @@ async function choose(page: Page, resource: string): Promise<void> {
 }
 
 async function openPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await newPage(browser);
   if (viewport !== undefined) await page.setViewport(viewport);
   await page.goto(`${base}/`);
   await page.waitForSelector('#rows table');
@@ -114,7 +114,7 @@ describe.each(BROWSERS)('the playground in %s', (name) => {
   beforeAll(async () => {
     if (missing.has(name)) return;
     browser = await launchBrowser(name);
-    page = await browser.newPage();
+    page = await newPage(browser);
     page.on('request', (r) => void requested.push(r.url()));
     page.on('pageerror', (e) => void problems.push(String(e)));
     page.on('console', (m) => {
@@ -122,7 +122,7 @@ describe.each(BROWSERS)('the playground in %s', (name) => {
     });
     await page.goto(`${base}/`);
     await page.waitForSelector('#rows table');
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
