@@ -51,7 +51,7 @@ interface Row {
 function liqePredicate(query: string | undefined): Predicate | undefined {
   if (query === undefined) return undefined;
   const ast = parseLiqe(query);
-  return (item) => testLiqe(ast, item);
+  return (item) => testLiqe(ast, item as object);
 }
 
 function filtrexPredicate(query: string | undefined): Predicate | undefined {
