@@ -75,11 +75,16 @@ export function progressLine(bytes: number, total: number, items: number, matche
   return barLine(total > 0 ? bytes / total : 1, `${size(bytes)} of ${size(total)}  ${count(rate)} items/s  ${count(matches)} ${matches === 1 ? 'match' : 'matches'}`, columns);
 }
 
-/** One line of a sort's merge: `[=====>     ]  45%  merging 12 runs (pass 2 of 3)  1,234 of 5,000 matches  120,345 matches/s`. */
+/**
+ * One line of a sort's merge: `[=====>     ]  45%  merging 12 runs (pass 2 of 3)  1,234 of
+ * 5,000 matches  120,345 matches/s`: the bar and percentage are of the whole merge (the
+ * passes before this one done, and this one's part), the numbers of this pass.
+ */
 export function mergeLine(done: number, total: number, runs: number, pass: number, passes: number, seconds: number, columns: number): string {
   const rate = seconds > 0 ? Math.round(done / seconds) : 0;
   const which = passes > 1 ? ` (pass ${pass} of ${passes})` : '';
-  return barLine(total > 0 ? done / total : 1, `merging ${runs} runs${which}  ${count(done)} of ${count(total)} matches  ${count(rate)} matches/s`, columns);
+  const ratio = (pass - 1 + (total > 0 ? done / total : 1)) / passes;
+  return barLine(ratio, `merging ${runs} runs${which}  ${count(done)} of ${count(total)} matches  ${count(rate)} matches/s`, columns);
 }
 
 /** The bar, the percentage and `text`: the bar takes what the text leaves of the line, 10 to 30 cells; the last column stays empty (no wrap). */

@@ -52,7 +52,9 @@ describe('the progress bar', () => {
 
   it('shows a sort\'s merge: matches merged of how many, in which pass, how fast, its rate from the merge\'s start', () => {
     expect(mergeLine(1200, 4800, 12, 1, 1, 2, 100)).toBe('[========>                     ]  25%  merging 12 runs  1,200 of 4,800 matches  600 matches/s');
-    expect(mergeLine(4800, 4800, 64, 2, 3, 1, 120)).toMatch(/^\[=+\] 100% {2}merging 64 runs \(pass 2 of 3\) {2}4,800 of 4,800 matches {2}4,800 matches\/s$/);
+    // In passes, the bar is of the whole merge: pass 2 of 4 half done is 37%.
+    expect(mergeLine(2400, 4800, 64, 2, 4, 1, 120)).toMatch(/^\[=+>? +\] {2}37% {2}merging 64 runs \(pass 2 of 4\) {2}2,400 of 4,800 matches {2}2,400 matches\/s$/);
+    expect(mergeLine(4800, 4800, 2, 4, 4, 1, 120)).toMatch(/^\[=+\] 100% {2}merging 2 runs \(pass 4 of 4\)/);
     let now = 0;
     const tty = terminal(120);
     const progress = new Progress(tty, () => now);

@@ -280,6 +280,15 @@ describe('the progress bar on a terminal', () => {
     expect(output.endsWith('\r\x1b[K30000\r\n')).toBe(true);
   }, 60_000);
 
+  it.skipIf(process.platform !== 'linux' || !existsSync('/usr/bin/script'))('shows a sort\'s merge, whatever the input (here standard input, which has no bar of its own)', async () => {
+    // Hundreds of runs of 4 KiB merged two at a time: hundreds of passes, each drawing when 200 ms have passed.
+    const items = file('merge.ndjson', Array.from({ length: 5000 }, (_, i) => `${JSON.stringify({ id: `inv_${i}`, totalAmount: i % 97, memo: 'm'.repeat(400) })}\n`).join(''));
+    const output = await onTerminal(`"${process.execPath}" "${CLI}" filter 'orderBy=-totalAmount' - -r invoices --ndjson --sort-memory 4K < "${items}" > /dev/null`);
+    expect(output).toMatch(/\r\x1b\[K\[[= >]+\] +\d+% {2}merging 2 runs \(pass \d+ of \d+\) {2}[\d,]+ of [\d,]+ matches {2}[\d,]+ matches\/s/);
+    expect(output.endsWith('\r\x1b[K')).toBe(true);
+    expect(await onTerminal(`"${process.execPath}" "${CLI}" filter 'orderBy=-totalAmount' - -r invoices --ndjson --sort-memory 4K --no-progress < "${items}" > /dev/null`)).toBe('');
+  }, 60_000);
+
   it.skipIf(process.platform !== 'linux' || !existsSync('/usr/bin/script'))('is not drawn with --no-progress, nor for standard input', async () => {
     expect(await onTerminal(command('--no-progress'))).toBe('30000\r\n');
     expect(await onTerminal(`${command('').replace(`"${big}"`, '')} < "${big}"`)).toBe('30000\r\n');
