@@ -54,6 +54,7 @@ interface Source {
   close(): void;
 }
 
+/** The matches of a sorted query, held, spilled and merged (see the file's comment). */
 export class SortedMatches implements Collector {
   readonly full = false;
   private readonly held: Held;
