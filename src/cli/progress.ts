@@ -36,9 +36,15 @@ export class Progress {
     this.draw(this.started, (seconds, columns) => progressLine(bytes, total, items, matches, seconds, columns));
   }
 
-  /** While merging the runs of a sort: `done` of `total` matches, in merge `pass` of `passes`. */
+  /**
+   * While merging the runs of a sort: `done` of `total` matches, in merge `pass` of
+   * `passes`. The merge's first line is drawn at once: it says what the wait is now for.
+   */
   merge(done: number, total: number, runs: number, pass: number, passes: number): void {
-    this.merging ??= this.now();
+    if (this.merging === undefined) {
+      this.merging = this.now();
+      this.last = -Infinity;
+    }
     this.draw(this.merging, (seconds, columns) => mergeLine(done, total, runs, pass, passes, seconds, columns));
   }
 

@@ -59,8 +59,15 @@ describe('the progress bar', () => {
     const tty = terminal(120);
     const progress = new Progress(tty, () => now);
     now = 10_000;
+    progress.read(10, 100, 1, 1);
+    // The merge's first line is drawn at once, however soon after the last.
+    now = 10_001;
     progress.merge(0, 100, 3, 1, 1);
-    now = 12_000;
+    expect(tty.writes.at(-1)).toBe(`\r\x1b[K${mergeLine(0, 100, 3, 1, 1, 0, 120)}`);
+    now = 10_100;
+    progress.merge(20, 100, 3, 1, 1);
+    expect(tty.writes).toHaveLength(2);
+    now = 12_001;
     progress.merge(50, 100, 3, 1, 1);
     expect(tty.writes.at(-1)).toBe(`\r\x1b[K${mergeLine(50, 100, 3, 1, 1, 2, 120)}`);
   });

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../support/cli';
 
 // orderBy at any size (issue 33, item 4): a sort spilled to a temporary directory, which
@@ -10,6 +10,7 @@ import { CLI, runCli } from '../support/cli';
 // it spill and merge in many passes here; bench/cli.bench.ts sorts a gigabyte.
 
 const dir = mkdtempSync(join(tmpdir(), 'qsfilter-cli-sort-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function invoice(i: number): string {
   return JSON.stringify({ id: `inv_${i}`, totalAmount: (i * 7919) % 1000, postedDate: `2023-01-${String(1 + (i % 28)).padStart(2, '0')}`, memo: 'é'.repeat(i % 40) });

@@ -182,7 +182,8 @@ export class SortedMatches implements Collector {
     try {
       for (let done = 0; done < this.keep && heap.size > 0; done++) {
         if (done % TURN_RECORDS === 0) {
-          this.settings.onMerge?.(done, total, sources.length, pass, passes);
+          // Matches that never left memory are not merged, only written: no progress to show.
+          if (sources.length > 1) this.settings.onMerge?.(done, total, sources.length, pass, passes);
           await new Promise((resolve) => setImmediate(resolve));
         }
         const source = heap.top();
