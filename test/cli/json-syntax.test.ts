@@ -77,7 +77,7 @@ describe('JsonSyntax', () => {
         expect(whole === 'ok', text).toBe(parses(text));
         expect(verdict(text, points)).toEqual(whole);
       }),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
   });
 

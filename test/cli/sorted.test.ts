@@ -82,7 +82,7 @@ describe('SortedMatches: the sort spilled to disk', () => {
           expect(result.texts).toEqual(expected(items, query, page, caseInsensitive));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 30 },
     );
     expect(readdirSync(parent)).toEqual([]);
   });
