@@ -1,4 +1,5 @@
-import type { ItemOrder, Key } from '../../eval/sort';
+import type { ItemOrder } from '../../eval/sort';
+import type { Key } from './runs';
 
 /**
  * The matches a sort holds in memory: their texts in one buffer (UTF-8), and for each its

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
-import type { Key } from '../../eval/sort';
+import type { ItemOrder } from '../../eval/sort';
 import { reason, UsageError } from '../usage';
 
 /**
@@ -12,6 +12,9 @@ import { reason, UsageError } from '../usage';
  * keeps the last numbers turned into strings in a cache, and those strings then outlive
  * its young collections, which makes it grow its young generation.
  */
+
+/** One of an item's sort keys, as `itemOrder` reads them: a number, a text, or `undefined` (missing). */
+export type Key = ReturnType<ItemOrder['keys']>[number];
 
 /** One sorted run on disk. */
 export interface Run {

@@ -1,8 +1,8 @@
-import type { ItemOrder, Key } from '../../eval/sort';
+import type { ItemOrder } from '../../eval/sort';
 import type { Collector, Output, PageBounds } from '../stream/page';
 import type { ItemPosition } from '../stream/split';
 import { Held } from './held';
-import { RunReader, RunWriter, type Run, type RunRecord } from './runs';
+import { RunReader, RunWriter, type Key, type Run, type RunRecord } from './runs';
 import type { TempDir } from './temp';
 
 /**
