@@ -7,7 +7,9 @@ import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, isDigit, isSpace, 
  * `"pagination"`), which may be of any size. Everything JSON.parse checks is checked:
  * brackets, strings with their escapes and no raw control character, numbers, literals,
  * commas and colons. Only the depth is kept (a bit per level), so memory is bounded by
- * the depth cap, never by the value.
+ * the depth cap, never by the value. Items are not checked here: `JSON.parse` checks
+ * each item's text as it builds it, and the splitter's own scan, which only tracks
+ * brackets and strings, finds where an item ends at a fraction of this cost.
  */
 
 /** A value that is not JSON: why, and the index in the text just fed where it shows. */
