@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FILTER_OPTIONS } from '../../src/cli/commands/filter';
 import { EXIT } from '../../src/cli/usage';
 import { runCli } from '../support/cli';
@@ -9,6 +9,8 @@ import { runCli } from '../support/cli';
 const ESC = '\x1b[';
 
 const dir = mkdtempSync(join(tmpdir(), 'qsfilter-cli-'));
+// The files of this suite (tens of MB) go with it: /tmp is shared.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);

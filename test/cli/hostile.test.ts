@@ -1,11 +1,13 @@
 import { constants } from 'node:buffer';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'qsfilter-cli-hostile-'));
+// The files of this suite (tens of MB) go with it: /tmp is shared.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, bytes: Uint8Array | string): string {
   const path = join(dir, name);
   writeFileSync(path, bytes);
@@ -123,6 +125,7 @@ describe('every path that prints user-derived text escapes terminal controls (is
   /** As the escaping shows it. */
   const SHOWN = '\\u001b[31mX\\u009b\\u202e';
   const hostileDir = mkdtempSync(join(tmpdir(), `qsfilter-${HOSTILE}-`));
+  afterAll(() => rmSync(hostileDir, { recursive: true, force: true }));
   const inHostileDir = (name: string, text: string): string => {
     const path = join(hostileDir, name);
     writeFileSync(path, text);

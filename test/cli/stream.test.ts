@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { sampleData } from '../../examples/server/data/sample';
 import { EXAMPLE_REQUESTS } from '../../examples/server/examples';
 import { check } from '../../src/check/check';
@@ -14,6 +14,8 @@ import { PAGING_PARAMS } from '../../src/schema/define';
 import { CLI, runCli } from '../support/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'qsfilter-cli-stream-'));
+// The files of this suite (tens of MB) go with it: /tmp is shared.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
