@@ -33,11 +33,6 @@ export class TempDir {
     }
   }
 
-  /** Whether the directory exists now. */
-  get made(): boolean {
-    return this.path !== undefined;
-  }
-
   /** A new file's path in the directory, which is made on the first call. */
   file(): string {
     if (this.path === undefined) {
