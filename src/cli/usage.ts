@@ -40,6 +40,7 @@ export function reason(error: unknown): string {
 export const USAGE = `Usage: qsfilter check <query> (--resource <name> | --schema <file>) [--json]
        qsfilter filter <query> [file | -] (--resource <name> | --schema <file>) [--path <a.b>]
                        [--ndjson | --count] [--exit-status] [--case-insensitive] [--pretty | --compact] [--no-progress]
+                       [--temp-dir <dir>] [--sort-memory <size>]
        qsfilter resources [name] [--json]
 Run "qsfilter --help" for more.`;
 
@@ -52,12 +53,13 @@ Usage:
       on a bad query prints every problem with a caret under it.
   qsfilter filter <query> [file | -] (--resource <name> | --schema <file>) [options]
       Stream the items of a file (or of standard input, also as "-") and print those
-      that match the query, in its orderBy and page when it sends them. The input is a
-      JSON array, NDJSON (one JSON value a line: read so when it does not start with
-      "["), or one object holding the array at --path. Memory stays bounded at any
-      input size; with orderBy, the offset + limit best matches are kept (without
-      limit, every match, up to 64 Mi characters of them). An item may hold 16 Mi
-      characters of JSON and nest 1000 levels deep.
+      that match the query, as they came (numbers, escapes and key order kept), in its
+      orderBy and page when it sends them. The input is a JSON array, NDJSON (one JSON
+      value a line: read so when it does not start with "["), or one object holding
+      the array at --path. Memory stays bounded at any input size: with orderBy, the
+      matches past --sort-memory are sorted in runs written to a temporary directory
+      and merged (removed at the end, on an error and on Ctrl-C). An item may hold
+      16 Mi characters of JSON and nest 1000 levels deep.
   qsfilter resources [name] [--json]
       List the built-in resources, their filterable fields and plain parameters.
 
@@ -77,7 +79,11 @@ Options:
       --pretty             filter: indent the JSON array (the default on a terminal)
       --compact            filter: the JSON array on one line (the default otherwise)
       --no-progress        filter: no progress bar (one is shown on stderr when it is
-                           a terminal and the input is a file)
+                           a terminal, while a file is read and while a sort merges)
+      --temp-dir <dir>     filter: where orderBy's sort writes its runs (default: TMPDIR,
+                           else the system's temporary directory)
+      --sort-memory <size> filter: the matches orderBy's sort holds in memory before it
+                           writes a run, in bytes or with K, M, G (default 16M)
   -h, --help               show this help
   -V, --version            show the version (also -v)
 
@@ -91,9 +97,11 @@ the shell. Examples:
   qsfilter filter 'totalAmount=gt:0' answer.json --path data -r invoices --count
   qsfilter filter 'status=open' bills.json -r bills --count -e --no-progress
   qsfilter filter 'limit=5' - -r vendors --compact < vendors.json
+  qsfilter filter 'orderBy=-totalAmount' big.ndjson -r invoices --ndjson --temp-dir /var/tmp --sort-memory 64M
   qsfilter resources invoices --json
 
 Exit status: 0 valid query, 1 invalid query, 2 usage or input error (the input is not
-JSON, is cut short, or has an item over the limits: the message names its line), 3 with
---exit-status when no item was written.
+JSON or not UTF-8, is cut short, or has an item over the limits: the message names the
+item and its line, and the matches before it are written), 3 with --exit-status when no
+item was written, 70 a bug (please report it).
 Colour: only on a terminal, never when NO_COLOR is set; FORCE_COLOR=1 forces it.`;

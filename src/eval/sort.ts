@@ -36,17 +36,36 @@ export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort' | 
   if (typeof fold !== 'boolean') wrongArgument('sortItems', '"caseInsensitive"', 'true or false', fold);
   const elements = ownElements(items) as T[];
   if (sort.length === 0) return elements;
-  const keyed = elements.map((item, index) => ({ item, index, keys: sort.map((field) => sortKey(item, field, fold)) }));
-  const signs = sort.map((field) => (field.direction === 'desc' ? -1 : 1));
-  keyed.sort((a, b) => {
-    for (let k = 0; k < signs.length; k++) {
-      const order = compareKeys(a.keys[k], b.keys[k], signs[k]!);
-      if (order !== 0) return order;
-    }
-    // Array#sort is stable, but say so: equal keys keep the input order.
-    return a.index - b.index;
-  });
+  const order = itemOrder(sort, fold);
+  const keyed = elements.map((item, index) => ({ item, index, keys: order.keys(item) }));
+  // Array#sort is stable, but say so: equal keys keep the input order.
+  keyed.sort((a, b) => order.compare(a.keys, b.keys) || a.index - b.index);
   return keyed.map((entry) => entry.item);
+}
+
+/**
+ * The order of `sortItems`, for a caller that sorts items in parts (the command line's
+ * sort spilled to disk): an item's keys, read once, and the comparison of two items'
+ * keys. A tie is 0, which the caller breaks by input order, as `sortItems` does.
+ */
+export interface ItemOrder {
+  keys(item: unknown): Key[];
+  compare(a: readonly Key[], b: readonly Key[]): number;
+}
+
+/** The order of `sortItems` for these sort fields, with text folded (`caseInsensitive`) or not. */
+export function itemOrder(sort: readonly SortField[], fold: boolean): ItemOrder {
+  const signs = sort.map((field) => (field.direction === 'desc' ? -1 : 1));
+  return {
+    keys: (item) => sort.map((field) => sortKey(item, field, fold)),
+    compare: (a, b) => {
+      for (let k = 0; k < signs.length; k++) {
+        const order = compareKeys(a[k], b[k], signs[k]!);
+        if (order !== 0) return order;
+      }
+      return 0;
+    },
+  };
 }
 
 const SORT_OPTIONS = ['caseInsensitive'];

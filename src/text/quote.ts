@@ -55,17 +55,26 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
 
 /**
  * A value as JSON text for output that people may read on a terminal (the command
- * line's). `JSON.stringify` escapes only C0 controls and lone surrogates: DEL, C1
- * controls (U+009B is a CSI on some terminals) and format characters (a U+202E bidi
- * override reverses what follows) it leaves raw in strings, and these are escaped here
- * too, as `excerpt` escapes them. The line breaks of `indent` are the only raw controls
- * left (inside a string a line break is always escaped), so the text parses to the same value.
+ * line's): `JSON.stringify`'s text, escaped as `escapedJson` escapes it.
  */
 export function jsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(INVISIBLE_BUT_NEWLINE, escapeUnits);
+  return escapedJson(JSON.stringify(value, null, indent));
 }
 
-const INVISIBLE_BUT_NEWLINE = /(?!\n)[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/gu;
+/**
+ * JSON text with the characters `escaped` escapes written as `\uXXXX` where they stand
+ * raw, so that it parses to the same value and cannot act on a terminal. In JSON text a
+ * C0 control stands raw only as the whitespace between tokens (tab, line feed, carriage
+ * return: `JSON.stringify` escapes the rest, and so must any valid JSON): those are kept.
+ * What is left raw in strings by `JSON.stringify`, or by whoever wrote the text, is
+ * escaped: DEL, C1 controls (U+009B is a CSI on some terminals), format characters (a
+ * U+202E bidi override reverses what follows), line separators and lone surrogates.
+ */
+export function escapedJson(json: string): string {
+  return json.replace(INVISIBLE_IN_JSON, escapeUnits);
+}
+
+const INVISIBLE_IN_JSON = /[\u007f-\u009f\p{Cf}\p{Cs}\u2028\u2029]/gu;
 
 /** User text as a JSON string literal, whole, escaped as `jsonText` escapes: `"a\u202eb"`. */
 export function jsonQuote(text: string): string {

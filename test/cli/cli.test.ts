@@ -1,13 +1,16 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FILTER_OPTIONS } from '../../src/cli/commands/filter';
+import { EXIT } from '../../src/cli/usage';
 import { runCli } from '../support/cli';
 
 const ESC = '\x1b[';
 
 const dir = mkdtempSync(join(tmpdir(), 'qsfilter-cli-'));
+// The files of this suite (tens of MB) go with it: /tmp is shared.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -226,8 +229,11 @@ describe('usage errors', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Exit status: 0 valid query, 1 invalid query, 2 usage or input error');
-    expect(help.stdout).toContain('3 with\n--exit-status when no item was written.');
-    for (const flag of ['--path <a.b>', '--ndjson', '--count', '--exit-status', '--pretty', '--compact', '--no-progress', '--case-insensitive', '--version']) {
+    // Every exit status the command has is listed (70 was not: issue 34, item 6).
+    const statuses = help.stdout.slice(help.stdout.indexOf('Exit status:')).replaceAll('\n', ' ');
+    expect(statuses).toContain(', 3 with --exit-status when no item was written, 70 a bug');
+    for (const [name, code] of Object.entries(EXIT)) expect(statuses, name).toMatch(new RegExp(`[:,] ${code} `));
+    for (const flag of ['--path <a.b>', '--ndjson', '--count', '--exit-status', '--pretty', '--compact', '--no-progress', '--case-insensitive', '--version', '--temp-dir <dir>', '--sort-memory <size>']) {
       expect(help.stdout).toContain(flag);
     }
     // Every option of filter is used in one of the examples, by its long or short name.

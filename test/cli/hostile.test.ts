@@ -1,11 +1,13 @@
 import { constants } from 'node:buffer';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'qsfilter-cli-hostile-'));
+// The files of this suite (tens of MB) go with it: /tmp is shared.
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, bytes: Uint8Array | string): string {
   const path = join(dir, name);
   writeFileSync(path, bytes);
@@ -73,7 +75,42 @@ describe('qsfilter filter on hostile input', () => {
     const latin1 = Buffer.from('[{"vendorName":"Caf\xe9"}]', 'latin1');
     const fromFile = await runCli(['filter', '', file('latin1.json', latin1), '-r', 'vendors']);
     expect(fromFile).toMatchObject({ code: 2, stdout: '' });
-    expect(fromFile.stderr).toMatch(/^qsfilter: the input \(.*latin1\.json\) is not UTF-8 text \(a byte from offset 0 to 23 is not\)\n$/);
+    expect(fromFile.stderr).toMatch(/^qsfilter: the input \(.*latin1\.json\) is not UTF-8: the byte 0xe9 at offset 19 \(line 1, in item 1\) is not\n$/);
+  });
+
+  // Issue 33, finding 4: the byte was named by the 32 KiB piece it was read in, and the matches before it were lost.
+  it('names the byte that is not UTF-8, deep in the input, with its line and item, after writing the matches before it', async () => {
+    // Characters of two, three and four bytes, so that the pieces the input is read in end inside them.
+    const lines = Array.from({ length: 3000 }, (_, i) => `${JSON.stringify({ vendorName: `v${i} é€😀`, balance: i })}\n`);
+    const before = Buffer.from(lines.slice(0, 2000).join(''));
+    const bad = Buffer.concat([before, Buffer.from('{"vendorName":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from(lines.slice(2001).join(''))]);
+    const path = file('bad-deep.ndjson', bad);
+    const message = `the byte 0xc3 at offset ${before.length + 18} (line 2001, in item 2001) is not\n`;
+    for (const run of [await runCli(['filter', 'balance=gte:1000', path, '-r', 'vendors', '--ndjson']), await runCli(['filter', 'balance=gte:1000', '-', '-r', 'vendors', '--ndjson'], { pipeFrom: `cat "${path}"` })]) {
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe(lines.slice(1000, 2000).join(''));
+      expect(run.stderr).toMatch(/^qsfilter: the input \(.*\) is not UTF-8: /);
+      expect(run.stderr.endsWith(message)).toBe(true);
+    }
+  });
+
+  it.each([
+    ['an overlong form', [0xc0, 0xaf], 'the byte 0xc0 at offset 32 (line 2, in item 2)'],
+    ['a surrogate', [0xed, 0xa0, 0x80], 'the byte 0xed at offset 32 (line 2, in item 2)'],
+    ['past U+10FFFF', [0xf4, 0x90, 0x80, 0x80], 'the byte 0xf4 at offset 32 (line 2, in item 2)'],
+    ['a lone continuation byte', [0x80], 'the byte 0x80 at offset 32 (line 2, in item 2)'],
+  ])('names %s by its first byte', async (_name, bytes, where) => {
+    const input = Buffer.concat([Buffer.from('\ufeff{"balance":1}\n{"vendorName":"'), Buffer.from(bytes), Buffer.from('"}\n')]);
+    const run = await runCli(['filter', '', file(`bad-${bytes[0]}.ndjson`, input), '-r', 'vendors', '--ndjson']);
+    expect(run).toMatchObject({ code: 2, stdout: '{"balance":1}\n' });
+    expect(run.stderr).toContain(`${where} is not\n`);
+  });
+
+  it('names a character cut short by the end of the input', async () => {
+    const input = Buffer.concat([Buffer.from('[{"balance":1}]\n'), Buffer.from([0xe2, 0x82])]);
+    const run = await runCli(['filter', '', file('cut.json', input), '-r', 'vendors']);
+    expect(run).toMatchObject({ code: 2, stdout: '[{"balance":1}\n' });
+    expect(run.stderr).toContain('the byte 0xe2 at offset 16 (line 2, after item 1) is not\n');
   });
 
   it('reads a UTF-8 file that starts with a byte order mark', async () => {
@@ -88,6 +125,7 @@ describe('every path that prints user-derived text escapes terminal controls (is
   /** As the escaping shows it. */
   const SHOWN = '\\u001b[31mX\\u009b\\u202e';
   const hostileDir = mkdtempSync(join(tmpdir(), `qsfilter-${HOSTILE}-`));
+  afterAll(() => rmSync(hostileDir, { recursive: true, force: true }));
   const inHostileDir = (name: string, text: string): string => {
     const path = join(hostileDir, name);
     writeFileSync(path, text);

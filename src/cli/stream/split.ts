@@ -1,5 +1,10 @@
 import { jsonQuote } from '../../text/quote';
 import { InputError, reason } from '../usage';
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, isPunctuation, isSpace, LF, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './chars';
+import { JsonSyntax, JsonSyntaxError } from './json-syntax';
+import { describeItem, kindOf, objectAt, pathText } from './messages';
+
+export type { ItemPosition } from './messages';
 
 /**
  * Splits JSON text, fed in pieces of any size, into its items, without ever holding
@@ -10,13 +15,10 @@ import { InputError, reason } from '../usage';
  * both the strict check of its syntax and, in V8, the fastest way to build it: a
  * streaming parser of every token in JavaScript is slower than finding the item's end
  * and handing the text over. An NDJSON line is first tried whole, with no scan at all.
+ * Each item comes with its text, exactly as it stood in the input (what the command
+ * writes out). The members of a `--path` object that are not on the path are checked as
+ * JSON as they pass (json-syntax.ts), and not kept.
  */
-
-/** Where an item starts: its number among the items (from 1) and its line (from 1). */
-export interface ItemPosition {
-  readonly item: number;
-  readonly line: number;
-}
 
 /** What `ItemSplitter` is told. */
 export interface SplitOptions {
@@ -26,8 +28,8 @@ export interface SplitOptions {
   readonly maxItemChars: number;
   /** The most levels of arrays and objects one item may nest (the item itself is level 1). */
   readonly maxDepth: number;
-  /** Called with each item, in input order, with its number (from 1), its line and the length of its text. */
-  readonly onItem: (value: unknown, item: number, line: number, chars: number) => void;
+  /** Called with each item, in input order, with its number (from 1), its line and its text as it stood in the input. */
+  readonly onItem: (value: unknown, item: number, line: number, text: string) => void;
 }
 
 // Navigation states: what may come next outside an item.
@@ -35,7 +37,7 @@ const ROOT = 0; // the one value of the input (an array, or with a path the obje
 const SEQUENCE = 1; // NDJSON: any number of values
 const KEY_OR_END = 2; // just after `{`
 const KEY = 3; // after a `,` in an object
-const COLON = 4;
+const COLON_NEXT = 4;
 const MEMBER = 5; // an object member's value
 const COMMA_OR_OBJECT_END = 6;
 const ITEM_OR_END = 7; // just after the items' `[`
@@ -46,35 +48,12 @@ const DONE = 10;
 // What a capture is for.
 const AS_ITEM = 0;
 const AS_KEY = 1;
-const AS_SKIPPED = 2; // a member of a path object that is not on the path: checked for brackets only, not kept
 
 /** One object on the way to the items: how deep on the path it is, the key just read, whether the path's key came. */
 interface PathFrame {
   readonly depth: number;
   key: string;
   found: boolean;
-}
-
-const SPACE = 0x20;
-const TAB = 0x09;
-const LF = 0x0a;
-const CR = 0x0d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON_CHAR = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-
-function isSpace(c: number): boolean {
-  return c === SPACE || c === LF || c === CR || c === TAB;
-}
-
-/** Whether `c` can start no value: a separator or a closing bracket. */
-function isPunctuation(c: number): boolean {
-  return c === COMMA || c === COLON_CHAR || c === CLOSE_BRACE || c === CLOSE_BRACKET;
 }
 
 /**
@@ -101,7 +80,17 @@ export class ItemSplitter {
   private inString = false;
   private escaped = false;
 
-  constructor(private readonly options: SplitOptions) {}
+  // A member passed over (skipping === true, its key the last frame's, its line `startLine`): its syntax checked as it passes.
+  private skipping = false;
+  private readonly syntax: JsonSyntax;
+
+  // The piece being read, and the byte offset of its first character: for messages.
+  private text = '';
+  private offset = 0;
+
+  constructor(private readonly options: SplitOptions) {
+    this.syntax = new JsonSyntax(options.maxDepth);
+  }
 
   /** The number of items split so far. */
   get count(): number {
@@ -113,12 +102,27 @@ export class ItemSplitter {
     return this.options.path === undefined && !this.inItems && this.state === SEQUENCE;
   }
 
-  /** Reads the next piece of the input's text. */
-  push(text: string): void {
+  /**
+   * Where the reading stands, for a message: `line 3, in item 12`, `line 3, after item
+   * 11`, or `line 1`.
+   */
+  where(): string {
+    if (this.capturing && this.purpose === AS_ITEM) return `line ${this.line}, in item ${this.items}`;
+    return this.items > 0 ? `line ${this.line}, after item ${this.items}` : `line ${this.line}`;
+  }
+
+  /** Reads the next piece of the input's text, which starts at byte `offset` of the input. */
+  push(text: string, offset: number): void {
+    this.text = text;
+    this.offset = offset;
     let i = 0;
     const n = text.length;
     while (i < n) {
-      if (this.capturing) {
+      if (this.skipping) {
+        const end = this.skip(text, i);
+        if (end < 0) return;
+        i = end;
+      } else if (this.capturing) {
         const end = this.scan(text, i);
         if (end < 0) {
           this.keep(text.slice(i));
@@ -135,6 +139,7 @@ export class ItemSplitter {
 
   /** The input has ended: a value cut short, or an array or object left open, is an error. */
   end(): void {
+    if (this.skipping && !this.syntax.end()) throw this.error(`the input ends inside ${this.skipped()}: it is cut short`);
     if (this.capturing) {
       // Only a number, `true`, `false` or `null` ends with the input; anything else is cut short.
       if (!this.scalar) throw this.error(`the input ends inside ${this.what()}: it is cut short`);
@@ -162,7 +167,7 @@ export class ItemSplitter {
       }
       switch (this.state) {
         case SEQUENCE: {
-          if (isPunctuation(c)) throw this.unexpected(c, 'a JSON value');
+          if (isPunctuation(c)) throw this.unexpected(c, 'a JSON value', i);
           const next = this.wholeLine(text, i);
           if (next >= 0) {
             i = next;
@@ -172,7 +177,7 @@ export class ItemSplitter {
           return i;
         }
         case ROOT:
-          if (isPunctuation(c)) throw this.unexpected(c, 'a JSON value');
+          if (isPunctuation(c)) throw this.unexpected(c, 'a JSON value', i);
           this.root(c);
           if (this.capturing) return i;
           break;
@@ -183,20 +188,20 @@ export class ItemSplitter {
             return i;
           }
           if (c === CLOSE_BRACE && this.state === KEY_OR_END) this.closeObject();
-          else throw this.unexpected(c, 'a key in quotes');
+          else throw this.unexpected(c, 'a key in quotes', i);
           break;
-        case COLON:
-          if (c !== COLON_CHAR) throw this.unexpected(c, '":"');
+        case COLON_NEXT:
+          if (c !== COLON) throw this.unexpected(c, '":"', i);
           this.state = MEMBER;
           break;
         case MEMBER:
-          if (isPunctuation(c)) throw this.unexpected(c, 'a value');
+          if (isPunctuation(c)) throw this.unexpected(c, 'a value', i);
           if (this.member(c)) return i;
           break;
         case COMMA_OR_OBJECT_END:
           if (c === COMMA) this.state = KEY;
           else if (c === CLOSE_BRACE) this.closeObject();
-          else throw this.unexpected(c, '"," or "}"');
+          else throw this.unexpected(c, '"," or "}"', i);
           break;
         case ITEM_OR_END:
         case ITEM:
@@ -204,16 +209,16 @@ export class ItemSplitter {
             this.closeItems();
             break;
           }
-          if (isPunctuation(c)) throw this.unexpected(c, 'an item');
+          if (isPunctuation(c)) throw this.unexpected(c, 'an item', i);
           this.begin(c, AS_ITEM);
           return i;
         case COMMA_OR_ARRAY_END:
           if (c === COMMA) this.state = ITEM;
           else if (c === CLOSE_BRACKET) this.closeItems();
-          else throw this.unexpected(c, '"," or "]"');
+          else throw this.unexpected(c, '"," or "]"', i);
           break;
         default:
-          throw this.unexpected(c, 'nothing more');
+          throw this.unexpected(c, 'nothing more', i);
       }
     }
     return n;
@@ -229,13 +234,17 @@ export class ItemSplitter {
     const end = text.indexOf('\n', start);
     // A line of 2n + 1 characters or fewer cannot nest deeper than n: only longer ones need the scan's count.
     if (end < 0 || end - start > 2 * this.options.maxDepth + 1) return -1;
+    // The item's text is the line's without the whitespace at its end (a CR before the LF).
+    let last = end;
+    while (last > start && isSpace(text.charCodeAt(last - 1))) last--;
+    const line = text.slice(start, last);
     let value: unknown;
     try {
-      value = JSON.parse(text.slice(start, end));
+      value = JSON.parse(line);
     } catch {
       return -1;
     }
-    this.options.onItem(value, ++this.items, this.line, end - start);
+    this.options.onItem(value, ++this.items, this.line, line);
     return end - 1;
   }
 
@@ -260,7 +269,9 @@ export class ItemSplitter {
     const path = this.options.path!;
     const frame = this.frames[this.frames.length - 1]!;
     if (frame.key !== path[frame.depth]) {
-      this.begin(c, AS_SKIPPED);
+      this.skipping = true;
+      this.startLine = this.line;
+      this.syntax.begin();
       return true;
     }
     const at = pathText(path.slice(0, frame.depth + 1));
@@ -354,9 +365,9 @@ export class ItemSplitter {
     return end;
   }
 
-  /** Keeps a part of the captured value (not for a value passed over), within the cap. */
+  /** Keeps a part of the captured value, within the cap. */
   private keep(part: string): void {
-    if (this.purpose === AS_SKIPPED || part.length === 0) return;
+    if (part.length === 0) return;
     this.size += part.length;
     if (this.size > this.options.maxItemChars) {
       throw this.error(`${this.what()} is longer than ${this.options.maxItemChars} characters, the most one item may hold`);
@@ -368,31 +379,56 @@ export class ItemSplitter {
     this.capturing = false;
     const text = this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
     this.parts = [];
-    switch (this.purpose) {
-      case AS_ITEM: {
-        if (this.inItems) this.state = COMMA_OR_ARRAY_END;
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (error) {
-          throw this.error(`${this.what()} is not JSON: ${reason(error)}`);
-        }
-        this.options.onItem(value, this.items, this.startLine, text.length);
-        break;
+    if (this.purpose === AS_KEY) {
+      const frame = this.frames[this.frames.length - 1]!;
+      try {
+        frame.key = JSON.parse(text) as string;
+      } catch (error) {
+        throw this.error(`the key at line ${this.startLine} is not JSON: ${reason(error)}`);
       }
-      case AS_KEY: {
-        const frame = this.frames[this.frames.length - 1]!;
-        try {
-          frame.key = JSON.parse(text) as string;
-        } catch (error) {
-          throw this.error(`the key at line ${this.startLine} is not JSON: ${reason(error)}`);
-        }
-        this.state = COLON;
-        break;
-      }
-      default:
-        this.state = COMMA_OR_OBJECT_END;
+      this.state = COLON_NEXT;
+      return;
     }
+    if (this.inItems) this.state = COMMA_OR_ARRAY_END;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw this.error(`${this.what()} is not JSON: ${reason(error)}`);
+    }
+    this.options.onItem(value, this.items, this.startLine, text);
+  }
+
+  /**
+   * Checks the member passed over from `start`: returns where it ends, or -1 when the
+   * text ends first. Its text is not kept, whatever its size.
+   */
+  private skip(text: string, start: number): number {
+    let end: number;
+    try {
+      end = this.syntax.feed(text, start);
+    } catch (error) {
+      if (!(error instanceof JsonSyntaxError)) throw error;
+      this.line += this.syntax.lines;
+      throw this.error(`${this.skipped()} is not JSON: ${error.message}, at line ${this.line} (byte ${this.byteAt(error.index)})`);
+    }
+    this.line += this.syntax.lines;
+    this.syntax.lines = 0;
+    if (end >= 0) {
+      this.skipping = false;
+      this.state = COMMA_OR_OBJECT_END;
+    }
+    return end;
+  }
+
+  /** The member being passed over, for a message: `the value of "meta" (line 1)`. */
+  private skipped(): string {
+    return `the value of ${jsonQuote(this.frames[this.frames.length - 1]!.key)} (line ${this.startLine})`;
+  }
+
+  /** The byte offset in the input of the character at `index` of the piece being read. */
+  private byteAt(index: number): number {
+    return this.offset + Buffer.byteLength(this.text.slice(0, index));
   }
 
   /** The value being captured, for a message: `item 12 (line 3)`, or a key or member. */
@@ -400,40 +436,11 @@ export class ItemSplitter {
     return this.purpose === AS_ITEM ? describeItem({ item: this.items, line: this.startLine }) : `the value at line ${this.startLine}`;
   }
 
-  private unexpected(c: number, expected: string): InputError {
-    return this.error(`unexpected ${jsonQuote(String.fromCharCode(c))} at line ${this.line}, where ${expected} should come`);
+  private unexpected(c: number, expected: string, index: number): InputError {
+    return this.error(`unexpected ${jsonQuote(String.fromCharCode(c))} at line ${this.line} (byte ${this.byteAt(index)}), where ${expected} should come`);
   }
 
   private error(message: string): InputError {
     return new InputError(message);
-  }
-}
-
-/** A path (or the part of it read so far), for a message: `"result.items"`, escaped as the command escapes all it prints. */
-function pathText(names: readonly string[]): string {
-  return jsonQuote(names.join('.'));
-}
-
-/** The object at `depth` on the path, for a message. */
-function objectAt(path: readonly string[], depth: number): string {
-  return depth === 0 ? 'the input\'s object' : `the object at --path ${pathText(path.slice(0, depth))}`;
-}
-
-/** An item's position, for a message: `item 12 (line 3)`. */
-export function describeItem(position: ItemPosition): string {
-  return `item ${position.item} (line ${position.line})`;
-}
-
-/** What a value that starts with `c` is, for a message. */
-function kindOf(c: number): string {
-  switch (c) {
-    case OPEN_BRACE:
-      return 'an object';
-    case OPEN_BRACKET:
-      return 'an array';
-    case QUOTE:
-      return 'a string';
-    default:
-      return c === 0x2d || (c >= 0x30 && c <= 0x39) ? 'a number' : 'a value that is not an object';
   }
 }
