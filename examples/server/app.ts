@@ -16,8 +16,7 @@ import { collectionRoutes } from './routes/collections';
 import { depositRoutes } from './routes/deposits';
 import { openApiRoutes } from './routes/openapi';
 import { playgroundRoute } from './routes/playground';
-import type { Store } from './store/store';
-import { QUERY_CANCELED } from './store/worker';
+import { StoreUnavailable, type Store } from './store/store';
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -44,6 +43,11 @@ export interface AppOptions {
    * past it, a 408 problem, and the connection closes.
    */
   readonly requestTimeoutMs?: number;
+  /**
+   * How long an answer may take once its request has arrived (the store's
+   * `answerTimeoutMs`): past it, a 503 problem. None by default.
+   */
+  readonly answerTimeoutMs?: number;
 }
 
 /** `requestTimeoutMs` when not given. */
@@ -54,7 +58,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
  * `POST`/`DELETE` for businesses, `GET /openapi.json` (and the playground at `/` when
  * given). Every error answer is an RFC 9457 problem.
  */
-export function buildApp({ store, logger = false, caseInsensitive = true, playground, logStream, requestTimeoutMs = REQUEST_TIMEOUT_MS }: AppOptions): FastifyInstance {
+export function buildApp({ store, logger = false, caseInsensitive = true, playground, logStream, requestTimeoutMs = REQUEST_TIMEOUT_MS, answerTimeoutMs }: AppOptions): FastifyInstance {
   // Node's own answers (a request its parser refuses, one that does not arrive in time) as problems.
   const nodeErrors = nodeErrorAnswers(requestTimeoutMs);
   const app = Fastify({
@@ -66,6 +70,7 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
       // How often Node looks for requests past requestTimeout (30 s by default, which would let one take 40).
       connectionsCheckingInterval: Math.min(1000, requestTimeoutMs),
     },
+    ...(answerTimeoutMs === undefined ? {} : { handlerTimeout: answerTimeoutMs }),
     // Errors are always logged: a 500 says "the error is logged", and must be true.
     logger: { level: logger ? 'info' : 'error', ...(logStream === undefined ? {} : { stream: logStream }) },
     routerOptions: {
@@ -151,9 +156,10 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
   // Body parsing and the like fail with 4xx errors: they become problems too.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { path } = splitUrl(request.url);
-    // A query past the statement timeout (STATEMENT_TIMEOUT_MS), from PGlite's thread or a Postgres server.
-    if (error.code === QUERY_CANCELED) {
-      const detail = 'The query took longer than this server allows (STATEMENT_TIMEOUT_MS): narrow it (fewer patterns on child arrays, fewer sort keys, a smaller limit), or try again later.';
+    // Store work shed (the server is busy) or past the statement timeout: its message says which.
+    if (error instanceof StoreUnavailable) return sendProblem(reply.header('retry-after', String(error.retryAfterSeconds)), problem(503, error.message, path));
+    if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
+      const detail = `The server is busy: it could not answer within ${answerTimeoutMs} ms. Send the request again in 1 s.`;
       return sendProblem(reply.header('retry-after', '1'), problem(503, detail, path));
     }
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;

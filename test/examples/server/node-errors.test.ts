@@ -15,7 +15,7 @@ import { exchange, expectProblem, parseAnswers, rawConnection } from './raw-http
 const ACME = 'businessName=Acme%20%26%20Sons&serviceName=quickbooks';
 
 /** Starts the app on port 0 over `store`; resolves with it and its port. */
-async function listen(store: Store, options: { requestTimeoutMs?: number } = {}): Promise<{ app: FastifyInstance; port: number }> {
+async function listen(store: Store, options: { requestTimeoutMs?: number; answerTimeoutMs?: number } = {}): Promise<{ app: FastifyInstance; port: number }> {
   const app = buildApp({ store, logStream: { write: () => true }, ...options });
   const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
   return { app, port: Number(address.port) };
@@ -118,6 +118,22 @@ describe('a request behind another on one connection (pipelined)', () => {
       const answers = await connection.closed;
       expect(answers.map((a) => a.status)).toEqual([200, 400]);
       expect(expectProblem(answers[1], 400).detail).toBe('The request is not valid HTTP/1.1: Invalid header token.');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('a handler that does not answer in time', () => {
+  it('is a 503 problem with Retry-After', async () => {
+    const never = new Promise<never>(() => {});
+    const store: Store = { find: () => never, insert: () => never, remove: () => never };
+    const { app, port } = await listen(store, { answerTimeoutMs: 200 });
+    try {
+      const [answer, ...more] = await exchange(port, 'GET /connections HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      expect(more).toEqual([]);
+      expect(expectProblem(answer, 503)).toMatchObject({ detail: 'The server is busy: it could not answer within 200 ms. Send the request again in 1 s.', instance: '/connections' });
+      expect(answer!.headers['retry-after']).toBe('1');
     } finally {
       await app.close();
     }
