@@ -7,10 +7,11 @@ import { EXAMPLE_REQUESTS, HEAVY_REQUEST } from '../../../examples/server/exampl
 import { collections } from '../../../examples/server/resources';
 import { PostgresStore, type SqlClient } from '../../../examples/server/store/postgres';
 import { HEAVY_COST, MAX_WAIT_MS, queryCost, StoreQueue } from '../../../examples/server/store/queue';
-import { StoreUnavailable, type Store } from '../../../examples/server/store/store';
+import { StoreUnavailable } from '../../../examples/server/store/store';
 import { QUERY_CANCELED, WorkerDatabase } from '../../../examples/server/store/worker';
 import { check } from '../../../src/index';
 import { startServer, type TestServer } from '../../support/server';
+import { heldStore } from './held';
 
 // Issue 26, items 1 and 2, and issue 33, item 6 (SPEC §14.4): heavy queries must not take
 // the database from the others; every query has a time limit; and load is shed, never
@@ -451,19 +452,7 @@ describe('the statement timeout on PGlite', () => {
 
 describe('closing', () => {
   it('answers a request that comes while the server closes with a 503 problem, and finishes the one in flight', async () => {
-    let release!: () => void;
-    let entered!: () => void;
-    const inFind = new Promise<void>((resolve) => (entered = resolve));
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const store: Store = {
-      find: async () => {
-        entered();
-        await held;
-        return { data: [], count: 0 };
-      },
-      insert: async () => true,
-      remove: async () => 0,
-    };
+    const { store, inFind, release } = heldStore();
     const app = buildApp({ store, logStream: { write: () => true } });
     const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
     // One connection, two requests: the second is read while the first is in the store.

@@ -5,6 +5,7 @@ import { buildApp } from '../../../examples/server/app';
 import { sampleData } from '../../../examples/server/data/sample';
 import { MemoryStore } from '../../../examples/server/store/memory';
 import type { Store } from '../../../examples/server/store/store';
+import { heldStore } from './held';
 import { exchange, expectProblem, parseAnswers, rawConnection } from './raw-http';
 
 // Issue 33, item 5 (SPEC §14.4): every error answer is problem+json, also those that
@@ -93,19 +94,7 @@ describe("the answers of Node's HTTP server are problems", () => {
 
 describe('a request behind another on one connection (pipelined)', () => {
   it('a malformed request is answered after the one before it, in order', async () => {
-    let release!: () => void;
-    let entered!: () => void;
-    const inFind = new Promise<void>((resolve) => (entered = resolve));
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const store: Store = {
-      find: async () => {
-        entered();
-        await held;
-        return { data: [], count: 0 };
-      },
-      insert: async () => true,
-      remove: async () => 0,
-    };
+    const { store, inFind, release } = heldStore();
     const { app, port } = await listen(store);
     try {
       const connection = rawConnection(port, 'GET /connections HTTP/1.1\r\nHost: x\r\n\r\n');
