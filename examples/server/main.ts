@@ -9,7 +9,7 @@
  * LOG=1 for Fastify's request log. The data lives in an embedded PGlite by default,
  * in the Postgres server of DATABASE_URL when it is set, or in memory with
  * STORE=memory. STATEMENT_TIMEOUT_MS (default 2000): a database query that runs longer
- * is answered with a 503 problem. QUEUE_LENGTH and HEAVY_QUEUE_LENGTH (default 64 and 4):
+ * is answered with a 503 problem. QUEUE_LENGTH and HEAVY_QUEUE_LENGTH (default 64 and 5):
  * how many queries may wait for a database store, cheap and heavy; past them, a query is
  * answered at once with a 503 problem (see store/queue.ts).
  */

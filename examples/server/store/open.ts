@@ -39,7 +39,7 @@ export interface StoreSettings {
   readonly statementTimeoutMs?: number | undefined;
   /**
    * How many pieces of work may wait for a database store, in each lane of its queue
-   * (`QUEUE_LENGTH`, `HEAVY_QUEUE_LENGTH`; 64 and 4 by default): see `StoreQueue`.
+   * (`QUEUE_LENGTH`, `HEAVY_QUEUE_LENGTH`; 64 and 5 by default): see `StoreQueue`.
    */
   readonly queueLength?: { readonly cheap: number; readonly heavy: number } | undefined;
 }
