@@ -124,6 +124,7 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    nodeErrors.closing();
   });
   app.addHook('onRequest', async (request, reply) => {
     if (closing) {

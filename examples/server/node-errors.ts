@@ -1,4 +1,5 @@
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_LIMITS, PROBLEM_CONTENT_TYPE } from 'qsfilter';
 import { problem, type Problem } from './http';
@@ -13,15 +14,27 @@ import { problem, type Problem } from './http';
  * with `application/json`.
  *
  * `clientErrorHandler` is Fastify's option of that name; `attach` adds the rest to the
- * server once Fastify has made it. A parser error in a request sent behind another on
+ * server once Fastify has made it, and `closing` is for the server's preClose hook.
+ *
+ * A connection that sends nothing at all is owed no answer, and Node would keep it for
+ * ever: its request timeout starts with a request's first byte, and `close()` leaves such
+ * a connection open (and stops looking at the others' timeouts), so one client that
+ * connects and waits would hold a stopping server open. Such a connection is closed
+ * after the request timeout, or at once when the server stops. A parser error in a request sent behind another on
  * the same connection (pipelined), whose answer is still in flight, is answered after
  * that answer, so that answers keep the order of their requests; an error in the body of
  * the request being answered is answered at once, as Node would (unless that answer has
  * begun: then the connection is closed).
  */
-export function nodeErrorAnswers(requestTimeoutMs: number): { clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void; attach(server: Server): void } {
+export function nodeErrorAnswers(requestTimeoutMs: number): {
+  clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void;
+  attach(server: Server): void;
+  closing(): void;
+} {
   /** The request each connection is answering, and its answer, until the answer is done. */
   const inFlight = new WeakMap<Duplex, { readonly request: IncomingMessage; readonly response: ServerResponse }>();
+  /** The connections that have not sent a byte yet (within the request timeout). */
+  const silent = new Set<Socket>();
 
   return {
     clientErrorHandler(error, socket) {
@@ -39,6 +52,19 @@ export function nodeErrorAnswers(requestTimeoutMs: number): { clientErrorHandler
     },
 
     attach(server) {
+      server.on('connection', (socket: Socket) => {
+        silent.add(socket);
+        const forget = () => {
+          clearTimeout(timer);
+          silent.delete(socket);
+        };
+        const timer = setTimeout(() => {
+          forget();
+          if (socket.bytesRead === 0) socket.destroy();
+        }, requestTimeoutMs);
+        timer.unref();
+        socket.once('close', forget);
+      });
       server.on('request', (request: IncomingMessage, response: ServerResponse) => {
         const socket = request.socket;
         const current = { request, response };
@@ -55,6 +81,10 @@ export function nodeErrorAnswers(requestTimeoutMs: number): { clientErrorHandler
       server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
         endWith(socket, problem(501, 'This server is not a proxy: it takes no CONNECT request.'));
       });
+    },
+
+    closing() {
+      for (const socket of silent) if (socket.bytesRead === 0) socket.destroy();
     },
   };
 }

@@ -92,6 +92,27 @@ describe("the answers of Node's HTTP server are problems", () => {
   });
 });
 
+describe('a connection that sends nothing', () => {
+  it('is closed, unanswered, after the request timeout', async () => {
+    const { app, port } = await listen(new MemoryStore({}), { requestTimeoutMs: 300 });
+    try {
+      expect(await rawConnection(port).closed).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('does not hold a stopping server open (Node closes neither it nor, once closing, times it out)', async () => {
+    // A request timeout no test waits for: only the server's stop can close this connection.
+    const { app, port } = await listen(new MemoryStore({}), { requestTimeoutMs: 600_000 });
+    const silent = rawConnection(port);
+    await new Promise((resolve) => silent.socket.once('connect', resolve));
+    await exchange(port, 'GET /connections HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await app.close();
+    expect(await silent.closed).toEqual([]);
+  });
+});
+
 describe('a request behind another on one connection (pipelined)', () => {
   it('a malformed request is answered after the one before it, in order', async () => {
     const { store, inFind, release } = heldStore();
