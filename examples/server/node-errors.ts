@@ -11,20 +11,21 @@ import { problem, type Problem } from './http';
  * theirs), one that does not arrive in full in time (408), an `Expect` it cannot meet
  * (417), and `CONNECT` (501: this is no proxy). Node would answer these with an empty
  * body (or close the connection, for `CONNECT`), and Fastify's own `clientErrorHandler`
- * with `application/json`.
+ * with `application/json`. `clientErrorHandler` is Fastify's option of that name;
+ * `attach` adds the rest to the server once Fastify has made it, and `closing` is for
+ * the server's preClose hook.
  *
- * `clientErrorHandler` is Fastify's option of that name; `attach` adds the rest to the
- * server once Fastify has made it, and `closing` is for the server's preClose hook.
+ * A parser error in a request sent behind another on the same connection (pipelined),
+ * whose answer is still in flight, is answered after that answer, so that answers keep
+ * the order of their requests; an error in the body of the request being answered is
+ * answered at once, as Node would (unless that answer has begun: then the connection is
+ * closed).
  *
  * A connection that sends nothing at all is owed no answer, and Node would keep it for
  * ever: its request timeout starts with a request's first byte, and `close()` leaves such
  * a connection open (and stops looking at the others' timeouts), so one client that
  * connects and waits would hold a stopping server open. Such a connection is closed
- * after the request timeout, or at once when the server stops. A parser error in a request sent behind another on
- * the same connection (pipelined), whose answer is still in flight, is answered after
- * that answer, so that answers keep the order of their requests; an error in the body of
- * the request being answered is answered at once, as Node would (unless that answer has
- * begun: then the connection is closed).
+ * after the request timeout, or at once when the server stops.
  */
 export function nodeErrorAnswers(requestTimeoutMs: number): {
   clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void;
