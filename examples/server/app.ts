@@ -10,15 +10,18 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { qsfilter } from 'qsfilter/fastify';
 import { problem, sendProblem, splitUrl } from './http';
+import { nodeErrorAnswers } from './node-errors';
 import { businessRoutes } from './routes/businesses';
 import { collectionRoutes } from './routes/collections';
 import { depositRoutes } from './routes/deposits';
 import { openApiRoutes } from './routes/openapi';
 import { playgroundRoute } from './routes/playground';
-import type { Store } from './store/store';
-import { QUERY_CANCELED } from './store/worker';
+import { StoreUnavailable, type Store } from './store/store';
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The longest path segment the router reads (an encoded business name is long: 200 emoji take 2,400 characters). */
+const MAX_PARAM_LENGTH = 4096;
 
 /** Options of `buildApp`. */
 export interface AppOptions {
@@ -35,15 +38,39 @@ export interface AppOptions {
   readonly playground?: string;
   /** Where log lines go, one JSON object each (Fastify's pino); standard output by default. */
   readonly logStream?: { write(line: string): unknown };
+  /**
+   * How long a request may take to arrive in full, headers and body (10 s by default):
+   * past it, a 408 problem, and the connection closes.
+   */
+  readonly requestTimeoutMs?: number;
+  /**
+   * How long an answer may take once its request has arrived (the store's
+   * `answerTimeoutMs`): past it, a 503 problem. None by default.
+   */
+  readonly answerTimeoutMs?: number;
 }
+
+/** `requestTimeoutMs` when not given. */
+const REQUEST_TIMEOUT_MS = 10_000;
 
 /**
  * Builds the API over a store: `GET` for every collection, `POST /Deposit`, and
  * `POST`/`DELETE` for businesses, `GET /openapi.json` (and the playground at `/` when
  * given). Every error answer is an RFC 9457 problem.
  */
-export function buildApp({ store, logger = false, caseInsensitive = true, playground, logStream }: AppOptions): FastifyInstance {
+export function buildApp({ store, logger = false, caseInsensitive = true, playground, logStream, requestTimeoutMs = REQUEST_TIMEOUT_MS, answerTimeoutMs }: AppOptions): FastifyInstance {
+  // Node's own answers (a request its parser refuses, one that does not arrive in time) as problems.
+  const nodeErrors = nodeErrorAnswers(requestTimeoutMs);
   const app = Fastify({
+    clientErrorHandler: nodeErrors.clientErrorHandler,
+    requestTimeout: requestTimeoutMs,
+    http: {
+      // Node would answer an HTTP/1.1 request without Host with an empty 400: the onRequest hook answers it.
+      requireHostHeader: false,
+      // How often Node looks for requests past requestTimeout (30 s by default, which would let one take 40).
+      connectionsCheckingInterval: Math.min(1000, requestTimeoutMs),
+    },
+    ...(answerTimeoutMs === undefined ? {} : { handlerTimeout: answerTimeoutMs }),
     // Errors are always logged: a 500 says "the error is logged", and must be true.
     logger: { level: logger ? 'info' : 'error', ...(logStream === undefined ? {} : { stream: logStream }) },
     routerOptions: {
@@ -51,16 +78,16 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
       // `%acme%` leniently and fold repeated keys, and must not reject anything first.
       // (A `;` does not end the path either: Fastify 5's useSemicolonDelimiter is off.)
       querystringParser: () => ({}),
-      // An encoded business name is long: 200 emoji take 2,400 characters.
-      maxParamLength: 4096,
+      maxParamLength: MAX_PARAM_LENGTH,
     },
     // Fastify's own answer to a request that comes while the server closes is a plain
     // JSON 503: the onRequest hook below answers it with a problem instead.
     return503OnClosing: false,
-    // The router refuses a path segment that is not percent-encoded UTF-8.
+    // The router refuses a path segment that is not percent-encoded UTF-8, or longer than maxParamLength.
     frameworkErrors: (error, request, reply) => {
       const { path } = splitUrl(request.url);
-      if (error.code !== 'FST_ERR_BAD_URL') return sendProblem(reply, problem(400, error.message, path));
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendProblem(reply, problem(414, `A segment of the path is longer than this server reads (${MAX_PARAM_LENGTH} characters).`, path));
+      if (error.code !== 'FST_ERR_BAD_URL') return sendProblem(reply, problem(error.statusCode ?? 400, error.message, path));
       return sendProblem(
         reply,
         problem(400, `The path ${JSON.stringify(path)} is not valid percent-encoded UTF-8.`, path, {
@@ -97,12 +124,20 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    nodeErrors.closing();
   });
   app.addHook('onRequest', async (request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close').header('retry-after', '1');
-    return sendProblem(reply, problem(503, 'The server is stopping: send the request again.', splitUrl(request.url).path));
+    if (closing) {
+      reply.header('connection', 'close').header('retry-after', '1');
+      return sendProblem(reply, problem(503, 'The server is stopping: send the request again.', splitUrl(request.url).path));
+    }
+    // HTTP/1.1 requires it (RFC 9112 §3.2); Node's own check would answer with an empty body.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      return sendProblem(reply, problem(400, 'An HTTP/1.1 request names the server in a Host header, and this one has none.', splitUrl(request.url).path));
+    }
   });
+  nodeErrors.attach(app.server);
 
   // The methods of each route, by path pattern: a path that exists under another method
   // is a 405 that says which it takes, not a 404 that says nothing is there.
@@ -122,9 +157,10 @@ export function buildApp({ store, logger = false, caseInsensitive = true, playgr
   // Body parsing and the like fail with 4xx errors: they become problems too.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { path } = splitUrl(request.url);
-    // A query past the statement timeout (STATEMENT_TIMEOUT_MS), from PGlite's thread or a Postgres server.
-    if (error.code === QUERY_CANCELED) {
-      const detail = 'The query took longer than this server allows (STATEMENT_TIMEOUT_MS): narrow it (fewer patterns on child arrays, fewer sort keys, a smaller limit), or try again later.';
+    // Store work shed (the server is busy) or past the statement timeout: its message says which.
+    if (error instanceof StoreUnavailable) return sendProblem(reply.header('retry-after', String(error.retryAfterSeconds)), problem(503, error.message, path));
+    if (error.code === 'FST_ERR_HANDLER_TIMEOUT') {
+      const detail = `The server is busy: it could not answer within ${answerTimeoutMs} ms. Send the request again in 1 s.`;
       return sendProblem(reply.header('retry-after', '1'), problem(503, detail, path));
     }
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;

@@ -31,7 +31,7 @@ export const EXAMPLE_REQUESTS: readonly ExampleRequest[] = [
  * A heavy valid query, about 4 KB, as the attack of issue 26 sent: child-array parameters
  * of 8 to 14 patterns each (one line must match all of a parameter's), a six-key
  * `orderBy`, 500 items; within the default limits (64 parameters, 16 clauses a value).
- * The load benchmark (bench/server-load.ts) and the tests of the heavy-query gate send it.
+ * The load benchmark (bench/server-load.ts) and the tests of the store queue send it.
  */
 export const HEAVY_REQUEST: string = (() => {
   const patterns = ['%25e%25', '%25s%25', '%25a%25n%25', '%25i%25o%25', '%25%25', '%25t%25', '%25r%25', '%25n%25'];

@@ -9,7 +9,9 @@
  * LOG=1 for Fastify's request log. The data lives in an embedded PGlite by default,
  * in the Postgres server of DATABASE_URL when it is set, or in memory with
  * STORE=memory. STATEMENT_TIMEOUT_MS (default 2000): a database query that runs longer
- * is answered with a 503 problem.
+ * is answered with a 503 problem. QUEUE_LENGTH and HEAVY_QUEUE_LENGTH (default 64 and 5):
+ * how many queries may wait for a database store, cheap and heavy; past them, a query is
+ * answered at once with a 503 problem (see store/queue.ts).
  */
 import type { AddressInfo } from 'node:net';
 import { buildPlayground } from '../playground/build';
@@ -17,6 +19,7 @@ import { buildApp } from './app';
 import { sampleData } from './data/sample';
 import { EXAMPLE_REQUESTS } from './examples';
 import { DEFAULT_STATEMENT_TIMEOUT_MS, openStore } from './store/open';
+import { DEFAULT_QUEUE_LENGTH } from './store/queue';
 
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -25,15 +28,18 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const host = process.env.HOST ?? 'localhost';
 const caseInsensitive = process.env.CASE_SENSITIVE !== '1';
-const statementTimeoutMs = Number(process.env.STATEMENT_TIMEOUT_MS ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-if (!Number.isInteger(statementTimeoutMs) || statementTimeoutMs < 1) {
-  console.error(`STATEMENT_TIMEOUT_MS must be a whole number of milliseconds, at least 1, not ${JSON.stringify(process.env.STATEMENT_TIMEOUT_MS)}.`);
-  process.exit(2);
-}
+const statementTimeoutMs = wholeNumber('STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 1, 'milliseconds');
+const queueLength = { cheap: wholeNumber('QUEUE_LENGTH', DEFAULT_QUEUE_LENGTH.cheap, 0, 'queries'), heavy: wholeNumber('HEAVY_QUEUE_LENGTH', DEFAULT_QUEUE_LENGTH.heavy, 0, 'queries') };
 
 const data = sampleData();
-const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL, statementTimeoutMs }, data);
-const app = buildApp({ store: opened.store, logger: process.env.LOG === '1', caseInsensitive, playground: await buildPlayground() });
+const opened = await openStore({ store: process.env.STORE, databaseUrl: process.env.DATABASE_URL, statementTimeoutMs, queueLength }, data);
+const app = buildApp({
+  store: opened.store,
+  logger: process.env.LOG === '1',
+  caseInsensitive,
+  playground: await buildPlayground(),
+  ...(opened.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: opened.answerTimeoutMs }),
+});
 try {
   await app.listen({ port, host });
 } catch (error) {
@@ -79,6 +85,15 @@ console.log(`Playground: ${base}/`);
 console.log(`OpenAPI document: ${base}/openapi.json`);
 console.log('Try:');
 for (const { path, note } of EXAMPLE_REQUESTS) console.log(`  curl -s '${base}${path}'\n      # ${note}`);
+
+/** The whole number of environment variable `name` (`fallback` when unset); exit status 2, saying why, when it is not one of at least `min`. */
+function wholeNumber(name: string, fallback: number, min: number, unit: string): number {
+  const text = process.env[name];
+  const value = Number(text ?? fallback);
+  if (Number.isInteger(value) && value >= min && text?.trim() !== '') return value;
+  console.error(`${name} must be a whole number of ${unit}, at least ${min}, not ${JSON.stringify(text)}.`);
+  process.exit(2);
+}
 
 /** One line for the listen errors a user can fix with PORT or HOST; `undefined` for a bug. */
 function listenProblem(error: unknown): string | undefined {

@@ -61,6 +61,7 @@ export async function startServer(kind: StoreKind = 'memory', options: TestServe
   const opened = await openStore(settings, sampleData());
   const app = buildApp({
     store: opened.store,
+    ...(opened.answerTimeoutMs === undefined ? {} : { answerTimeoutMs: opened.answerTimeoutMs }),
     logStream: options.logStream ?? { write: () => true },
     ...(options.caseInsensitive === undefined ? {} : { caseInsensitive: options.caseInsensitive }),
   });

@@ -1,19 +1,28 @@
 import pg from 'pg';
 import { detectCaseFolding, type CaseFolding } from 'qsfilter';
 import type { Resource } from '../resources';
-import { HeavyGate } from './gate';
 import { MemoryStore } from './memory';
 import { PostgresStore, type SqlClient } from './postgres';
+import { DEFAULT_QUEUE_LENGTH, MAX_WAIT_MS, StoreQueue } from './queue';
 import type { Item, Store } from './store';
 import { WorkerDatabase } from './worker';
 
 /** `STATEMENT_TIMEOUT_MS` when unset: a query running longer is a 503. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 2000;
 
+/** How many connections the pool to a Postgres server holds, and so how many queries the store runs on it at once. */
+const POOL_SIZE = 10;
+
 /** An open store, what to call it in the start-up banner, and how to close it. */
 export interface OpenStore {
   readonly store: Store;
   readonly description: string;
+  /**
+   * How long an answer may take, its store work included (a heavy query's longest wait,
+   * its statement timeout, and a second for the rest): the app's handler timeout. None for
+   * the memory store, whose work runs in the request itself.
+   */
+  readonly answerTimeoutMs?: number;
   close(): Promise<void>;
 }
 
@@ -28,6 +37,11 @@ export interface StoreSettings {
    * query's limits.
    */
   readonly statementTimeoutMs?: number | undefined;
+  /**
+   * How many pieces of work may wait for a database store, in each lane of its queue
+   * (`QUEUE_LENGTH`, `HEAVY_QUEUE_LENGTH`; 64 and 5 by default): see `StoreQueue`.
+   */
+  readonly queueLength?: { readonly cheap: number; readonly heavy: number } | undefined;
 }
 
 /**
@@ -41,15 +55,17 @@ export async function openStore(settings: StoreSettings, data: Readonly<Record<R
     return { store: new MemoryStore(data), description: 'in memory, filtered by compile()', close: async () => {} };
   }
   const timeout = settings.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const queue = (concurrency: number) => new StoreQueue({ concurrency, statementTimeoutMs: timeout, length: settings.queueLength ?? DEFAULT_QUEUE_LENGTH });
+  const answerTimeoutMs = MAX_WAIT_MS.heavy + timeout + 1000;
   if (settings.databaseUrl !== undefined && settings.databaseUrl !== '') {
     // JIT compiling the document target's expressions costs seconds on a large table
     // and saves nothing (README, "Postgres versions"): off for this pool's sessions.
     // The server cancels a statement past the timeout itself.
-    const pool = new pg.Pool({ connectionString: settings.databaseUrl, options: `-c jit=off -c statement_timeout=${timeout}` });
+    const pool = new pg.Pool({ connectionString: settings.databaseUrl, max: POOL_SIZE, options: `-c jit=off -c statement_timeout=${timeout}` });
     try {
-      const { store, version, caseFolding } = await filled(pool, data, false);
+      const { store, version, caseFolding } = await filled(pool, data, false, queue(POOL_SIZE));
       const description = `Postgres ${version} at ${redact(settings.databaseUrl)}, case folding ${caseFolding}, filtered by toSql()`;
-      return { store, description, close: () => pool.end() };
+      return { store, description, answerTimeoutMs, close: () => pool.end() };
     } catch (error) {
       await pool.end();
       throw error;
@@ -57,9 +73,15 @@ export async function openStore(settings: StoreSettings, data: Readonly<Record<R
   }
   const db = await WorkerDatabase.open();
   try {
-    const { store, version, caseFolding } = await filled(db, data, true);
+    // One at a time, as PGlite runs them: all the waiting is done in the queue, under its bounds.
+    const { store, version, caseFolding } = await filled(db, data, true, queue(1));
     db.statementTimeoutMs = timeout;
-    return { store, description: `embedded PGlite (Postgres ${version} in a worker thread), case folding ${caseFolding}, filtered by toSql()`, close: () => db.close() };
+    return {
+      store,
+      description: `embedded PGlite (Postgres ${version} in a worker thread), case folding ${caseFolding}, filtered by toSql()`,
+      answerTimeoutMs,
+      close: () => db.close(),
+    };
   } catch (error) {
     await db.close();
     throw error;
@@ -67,16 +89,18 @@ export async function openStore(settings: StoreSettings, data: Readonly<Record<R
 }
 
 /**
- * A Postgres store with its table, and the sample data if the table is empty (always,
- * for a fresh database); and the server's version and case folding, to print.
+ * A Postgres store with its table, its work waiting in `queue`, and the sample data if
+ * the table is empty (always, for a fresh database); and the server's version and case
+ * folding, to print.
  */
 export async function filled(
   db: SqlClient,
   data: Readonly<Partial<Record<Resource, readonly Item[]>>>,
   fresh: boolean,
+  queue: StoreQueue,
 ): Promise<{ store: PostgresStore; version: string; caseFolding: CaseFolding }> {
   const caseFolding = await detectCaseFolding(db);
-  const store = new PostgresStore(db, { caseFolding, gate: new HeavyGate() });
+  const store = new PostgresStore(db, { caseFolding, queue });
   await store.migrate();
   if (fresh || (await store.size()) === 0) await store.load(data);
   const { rows } = await db.query<{ version: string }>(`SELECT current_setting('server_version') AS version`);

@@ -1,6 +1,6 @@
 import { toSql, type CaseFolding } from 'qsfilter';
 import type { Resource } from '../resources';
-import { HEAVY_COST, queryCost, type HeavyGate } from './gate';
+import { queryCost, type StoreQueue } from './queue';
 import { UNIQUE_KEYS, type FindQuery, type FindResult, type Item, type Selector, type Store } from './store';
 
 /**
@@ -15,8 +15,8 @@ export interface SqlClient {
 export interface PostgresStoreOptions {
   /** How the database folds case for it: what `detectCaseFolding` found (default `pg_c_utf8`, Postgres 17 and later). */
   readonly caseFolding?: CaseFolding;
-  /** The gate heavy finds pass (see `HeavyGate`); none by default. */
-  readonly gate?: HeavyGate;
+  /** The queue all of its work waits in (see `StoreQueue`), made for the database's statement timeout and how many queries it runs at once. */
+  readonly queue: StoreQueue;
 }
 
 /**
@@ -46,12 +46,12 @@ const COLUMNS = [
 export class PostgresStore implements Store {
   readonly #db: SqlClient;
   readonly #caseFolding: CaseFolding | undefined;
-  readonly #gate: HeavyGate | undefined;
+  readonly #queue: StoreQueue;
 
-  constructor(db: SqlClient, options: PostgresStoreOptions = {}) {
+  constructor(db: SqlClient, options: PostgresStoreOptions) {
     this.#db = db;
     this.#caseFolding = options.caseFolding;
-    this.#gate = options.gate;
+    this.#queue = options.queue;
   }
 
   /**
@@ -99,8 +99,7 @@ export class PostgresStore implements Store {
   }
 
   find(resource: Resource, query: FindQuery): Promise<FindResult> {
-    if (this.#gate === undefined) return this.#find(resource, query);
-    return this.#gate.run(queryCost(query.filter, query.page) > HEAVY_COST, () => this.#find(resource, query));
+    return this.#queue.run(queryCost(query.filter, query.page), () => this.#find(resource, query));
   }
 
   async #find(resource: Resource, { filter, select, page }: FindQuery): Promise<FindResult> {
@@ -139,7 +138,11 @@ export class PostgresStore implements Store {
     return { data: [], count: counted.rows[0]!.total };
   }
 
-  async insert(resource: Resource, item: Item): Promise<boolean> {
+  insert(resource: Resource, item: Item): Promise<boolean> {
+    return this.#queue.run(0, () => this.#insert(resource, item));
+  }
+
+  async #insert(resource: Resource, item: Item): Promise<boolean> {
     const json = JSON.stringify(item);
     // The unique index decides, in one statement: a check before the insert could not.
     const { rows } = await this.#db.query(
@@ -149,7 +152,11 @@ export class PostgresStore implements Store {
     return rows.length === 1;
   }
 
-  async remove(resource: Resource, select: Selector): Promise<number> {
+  remove(resource: Resource, select: Selector): Promise<number> {
+    return this.#queue.run(0, () => this.#remove(resource, select));
+  }
+
+  async #remove(resource: Resource, select: Selector): Promise<number> {
     const values: unknown[] = [];
     const where = selection(resource, select, values);
     const { rows } = await this.#db.query<{ n: number }>(

@@ -47,3 +47,20 @@ export interface Store {
   /** Removes the items that the selector matches; resolves to how many there were. */
   remove(resource: Resource, select: Selector): Promise<number>;
 }
+
+/**
+ * Store work that could not be done now: shed because the server is busy (its queue was
+ * full, or the work waited its longest), or cut off by the statement timeout. The message
+ * says which, in words a client can act on; the app answers it with a 503 problem whose
+ * detail it is, and `Retry-After: retryAfterSeconds`.
+ */
+export class StoreUnavailable extends Error {
+  override readonly name = 'StoreUnavailable';
+  /** When to send the request again, in seconds. */
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number, options?: ErrorOptions) {
+    super(message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

@@ -28,7 +28,10 @@ interface Job {
  * fails with `QUERY_CANCELED`, and the thread is terminated and
  * started again on the same data directory, which Postgres recovers as after a crash
  * (the data is on disk, in a temporary directory removed on `close`, for this reason).
- * The queries waiting meanwhile run on the new thread.
+ * The query fails at once, its error carrying `recovered`, a promise of the new thread
+ * being ready (a second or two later): the store's queue counts that time as the query's,
+ * and starts no other work until then, so that what waits does so in the queue, under
+ * its bounds. The queries waiting here meanwhile run on the new thread.
  */
 export class WorkerDatabase implements SqlClient {
   /**
@@ -128,18 +131,24 @@ export class WorkerDatabase implements SqlClient {
     this.#next();
   }
 
-  /** Fails the running query with `error`, ends `worker`, and starts a new thread on the same data. */
+  /**
+   * Fails the running query with `error`, its `recovered` set to when the database can
+   * take queries again; ends `worker`, and starts a new thread on the same data.
+   */
   #restart(worker: Worker, error: Error): void {
     if (this.#worker !== worker) return;
     clearTimeout(this.#timer);
     this.#worker = undefined;
-    this.#running?.reject(error);
+    const recovered: Promise<void> = worker
+      .terminate()
+      .then(() => {
+        if (!this.#closed) return this.#start();
+      })
+      .catch((failure: unknown) => {
+        this.#broken = failure instanceof Error ? failure : new Error(String(failure));
+        for (const job of this.#queue.splice(0)) job.reject(this.#broken);
+      });
+    this.#running?.reject(Object.assign(error, { recovered }));
     this.#running = undefined;
-    void worker.terminate().then(() => {
-      if (!this.#closed) return this.#start();
-    }).catch((failure: unknown) => {
-      this.#broken = failure instanceof Error ? failure : new Error(String(failure));
-      for (const job of this.#queue.splice(0)) job.reject(this.#broken);
-    });
   }
 }

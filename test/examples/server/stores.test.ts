@@ -4,6 +4,7 @@ import { sampleData } from '../../../examples/server/data/sample';
 import { EXAMPLE_REQUESTS } from '../../../examples/server/examples';
 import { filled, openStore } from '../../../examples/server/store/open';
 import { SCHEMA } from '../../../examples/server/store/postgres';
+import { StoreQueue } from '../../../examples/server/store/queue';
 import { SERVER, useDatabase, type Database } from '../../support/databases';
 import { DATABASE_STORES, startServer, STORES, type TestServer } from '../../support/server';
 
@@ -187,10 +188,11 @@ describe('a Postgres server that already holds data', () => {
     const db = new PGlite();
     try {
       const data = sampleData();
-      const first = await filled(db, data, false);
+      const queue = new StoreQueue({ concurrency: 1, statementTimeoutMs: 2000 });
+      const first = await filled(db, data, false, queue);
       const size = await first.store.size();
       expect(size).toBe(Object.values(data).reduce((n, items) => n + items.length, 0));
-      const again = await filled(db, data, false);
+      const again = await filled(db, data, false, queue);
       expect(await again.store.size()).toBe(size);
     } finally {
       await db.close();
