@@ -1,10 +1,10 @@
 import { diagnostic, type Diagnostic, type Location, type Span } from '../diagnostics/diagnostic';
 import { excerpt, quote } from '../text/quote';
 import type { IRecognitionException, IToken, TokenType } from './chevrotain';
-import { badEscapes } from './operand';
+import { badEscapes, quotedLength } from './operand';
 import type { Problems } from './parsed';
 import { PATH_HINT } from './path';
-import { Dot, End, Equals, Operator, Quoted, Semi, Unterminated } from './tokens';
+import { Dot, Equals, Operator, QuotedThenText, Semi, Unterminated } from './tokens';
 
 // The diagnostics of a parse that went wrong: each recognition error of the parser
 // (grammar.ts) is one diagnostic, its code told by the token it stopped at and the
@@ -90,11 +90,9 @@ export function valueProblem(key: string, value: string, error: IRecognitionExce
   const is = (t: IToken, type: TokenType): boolean => t.tokenType === type;
   const startOf = (t: IToken): number => t.startOffset - base;
   const endOf = (t: IToken): number => t.startOffset + t.image.length - base;
-  if (is(previous, Quoted)) {
-    // Text after a closing quote, up to the end of its clause.
-    let clauseEnd = at;
-    while (!is(tokens[clauseEnd]!, Semi) && !is(tokens[clauseEnd]!, End)) clauseEnd++;
-    const span = { start: endOf(previous), end: startOf(tokens[clauseEnd]!) };
+  if (is(token, QuotedThenText)) {
+    // The text after the closing quote, up to the end of its clause.
+    const span = { start: startOf(token) + quotedLength(token.image), end: endOf(token) };
     return diagnostic(
       'UNEXPECTED_TEXT',
       `Parameter ${quote(key)} has text after a closing quote: ${quote(value.slice(span.start, span.end))}.`,

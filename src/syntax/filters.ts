@@ -25,17 +25,17 @@ export interface FilterText {
  */
 export function parseFilters(filters: readonly FilterText[], limits: Limits): ParsedParam[] {
   const lexed = lexFilters(filters, limits);
-  const parser = filterParser();
-  const nodes = parser.parseQuery(parsedTokens(lexed), lexed.text, lexed.starts);
-  const errors = byParam(parser.errors, lexed.starts);
   const junk = byParam(lexed.junk, lexed.starts);
+  const parser = filterParser();
+  const nodes = parser.parseQuery(parsedTokens(lexed, junk), lexed.text, lexed.starts);
+  const errors = byParam(parser.errors, lexed.starts);
   const parsed: ParsedParam[] = [];
   for (let i = 0; i < filters.length; i++) {
     const filter = filters[i]!;
     const node = nodes[i];
     const at = lexed.params[i]!;
     // Most parameters: parsed, within the limits, nothing to say.
-    const clean = node !== undefined && errors?.[i] === undefined && junk?.[i] === undefined && at.overLimit === undefined && filter.unreadable === undefined;
+    const clean = node !== undefined && !errors?.[i]?.length && !junk?.[i]?.length && at.overLimit === undefined && filter.unreadable === undefined;
     if (clean && !filter.value.includes('\\') && !hasReservedName(node.path)) parsed.push(parsedParam(filter.key, filter.value, node, undefined, undefined));
     else parsed.push(explain(filter, node, at, lexed, errors?.[i] ?? NONE, junk?.[i]?.[0], limits.maxDiagnostics));
   }
@@ -83,17 +83,23 @@ function offsetOf(error: IRecognitionException): number {
 
 /**
  * The tokens the parser is given: all of them, but for a parameter past a limit, whose
- * value is left out (its key is still parsed), or past the path depth, left out whole.
+ * value is left out (its key is still parsed), or past the path depth, left out whole;
+ * and a key that holds junk, which its junk explains, whose names and dots are left out
+ * (the parser then meets its `=` where a name should be, and goes on with its value).
+ * Left in, the names around junk (`a-b.c-d`) would each send Chevrotain's recovery back
+ * into the path's repetition, one level of recursion deeper each time.
  */
-function parsedTokens(lexed: LexedQuery): IToken[] {
-  if (!lexed.params.some((p) => p.overLimit !== undefined)) return lexed.tokens;
+function parsedTokens(lexed: LexedQuery, junk: readonly (readonly IToken[])[] | undefined): IToken[] {
+  if (junk === undefined && !lexed.params.some((p) => p.overLimit !== undefined)) return lexed.tokens;
   const kept: IToken[] = [];
-  for (const p of lexed.params) {
-    if (p.overDepth) continue;
+  lexed.params.forEach((p, i) => {
+    if (p.overDepth) return;
+    kept.push(lexed.tokens[p.first]!);
+    const keyFrom = junk?.[i]?.length ? p.equals : p.first + 1;
     const through = p.overLimit === undefined ? p.last : p.equals;
-    for (let t = p.first; t <= through; t++) kept.push(lexed.tokens[t]!);
+    for (let t = keyFrom; t <= through; t++) kept.push(lexed.tokens[t]!);
     if (through !== p.last) kept.push(lexed.tokens[p.last]!);
-  }
+  });
   return kept;
 }
 

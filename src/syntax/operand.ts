@@ -71,3 +71,10 @@ export function countWildcards(text: string, start: number, end: number): number
   }
   return count;
 }
+
+/** The length of the quoted operand that `text` starts with, closing quote included (a `QuotedThenText` token's quoted part). */
+export function quotedLength(text: string): number {
+  let i = 1;
+  while (i < text.length && text.charCodeAt(i) !== 34 /* " */) i += text.charCodeAt(i) === 92 /* \ */ ? 2 : 1;
+  return i + 1;
+}

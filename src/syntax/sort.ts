@@ -5,7 +5,7 @@ import type { Sort, SortKey } from './ast';
 import type { IRecognitionException, IToken } from './chevrotain';
 import { filterLexer, filterParser } from './grammar';
 import { PATH_HINT, reservedNames } from './path';
-import { Comma, Dot, JUNK, Minus } from './tokens';
+import { Comma, Dot, JUNK } from './tokens';
 
 /**
  * The outcome of reading one sort parameter: its node, or every problem of it and the
@@ -42,27 +42,39 @@ export function readSort(key: string, value: string, limits: Limits, example: So
     );
     return { problems: [limit], partial: { type: 'Sort', key, value, keys: [] } };
   }
-  const parser = filterParser();
-  const parsed = parser.parseSort(tokens);
-  const errors = parser.errors;
   const junk = lexed.groups[JUNK] ?? [];
+  const keyCount = bounds.length / 2;
+  // The first junk of each key (junk is never at a comma), in one walk.
+  const keyJunk = byKey(junk, bounds, (t) => t.startOffset);
+  // A key that holds junk is explained by it: its tokens are left out of the parse, as a
+  // filter key's are (filters.ts), which keeps Chevrotain's recovery from recursing.
+  let parsedTokens = tokens;
+  if (junk.length > 0) {
+    let k = 0;
+    parsedTokens = tokens.filter((t) => {
+      while (t.startOffset > bounds[2 * k + 1]!) k++;
+      return t.tokenType === Comma || keyJunk[k] === undefined;
+    });
+  }
+  const parser = filterParser();
+  const parsed = parser.parseSort(parsedTokens);
+  const errors = parser.errors;
   const problems: Diagnostic[] = [];
   let keys: readonly SortKey[] = parsed;
   if (errors.length > 0 || junk.length > 0) {
-    // Each key on its own: the well-formed ones are kept, the others explained.
+    // Each key on its own: the well-formed ones are kept, the others explained. An error
+    // at the comma after a key, or at the end, is the key's.
+    const keyError = byKey(errors, bounds, (e) => (e.token.startOffset >= 0 ? e.token.startOffset : value.length));
+    const keyNode = byKey(parsed, bounds, (n) => n.span.start);
     const good: SortKey[] = [];
-    for (let b = 0; b < bounds.length; b += 2) {
-      const [start, end] = [bounds[b]!, bounds[b + 1]!];
-      // An error at the comma after a key, or at the end, is the key's.
-      const within = (offset: number): boolean => offset >= start && offset <= end;
-      const error = errors.find((e) => within(e.token.startOffset >= 0 ? e.token.startOffset : value.length));
-      const stray = junk.find((t) => within(t.startOffset));
-      if (error === undefined && stray === undefined) {
-        const node = parsed.find((k) => k.span.start >= start && k.span.end <= end);
-        if (node !== undefined) good.push(node);
+    for (let k = 0; k < keyCount; k++) {
+      const [start, end] = [bounds[2 * k]!, bounds[2 * k + 1]!];
+      if (keyError[k] === undefined && keyJunk[k] === undefined) {
+        if (keyNode[k] !== undefined) good.push(keyNode[k]!);
         continue;
       }
-      problems.push(explainKey(value.slice(start, end), start, where, value === '', example, stray, error));
+      // A key with junk was left out of the parse: its junk, not the parser, says what is wrong.
+      problems.push(explainKey(value.slice(start, end), start, where, value === '', example, keyJunk[k], keyJunk[k] === undefined ? keyError[k] : undefined));
     }
     keys = good;
   }
@@ -96,6 +108,22 @@ export function readSort(key: string, value: string, limits: Limits, example: So
     return !(next < starts.length && starts[next]! < k.span.end);
   });
   return { sort: undefined, problems, partial: { ...sort, keys: fine } };
+}
+
+/**
+ * The first of `items` in each key of a value whose keys lie between `bounds` (start,
+ * end, start, end…), the end inclusive: one walk, the items taken in the order of their
+ * offsets.
+ */
+function byKey<T>(items: readonly T[], bounds: readonly number[], offsetOf: (item: T) => number): (T | undefined)[] {
+  const firsts = new Array<T | undefined>(bounds.length / 2).fill(undefined);
+  const sorted = items.map((item) => ({ item, offset: offsetOf(item) })).sort((a, b) => a.offset - b.offset);
+  let k = 0;
+  for (const { item, offset } of sorted) {
+    while (k + 1 < firsts.length && offset > bounds[2 * k + 1]!) k++;
+    firsts[k] ??= item;
+  }
+  return firsts;
 }
 
 /**
@@ -138,8 +166,8 @@ const DIRECTION_WORD = /^(-?)([A-Za-z_][A-Za-z0-9_.]*?)[ :](asc|desc)$/i;
 
 
 /**
- * What is wrong with one key of a sort value, `piece`, at `start` in it: the parser's
- * first error in it, or the lexer's first junk, named with a hint for the usual
+ * What is wrong with one key of a sort value, `piece`, at `start` in it: the lexer's
+ * first junk in it, or else the parser's first error, named with a hint for the usual
  * mistakes (a second "-", a "+" that arrived as a space, a direction spelled out).
  */
 function explainKey(
@@ -176,7 +204,7 @@ function explainKey(
   const path = piece.startsWith('-') ? piece.slice(1) : piece;
   const offset = piece.length - path.length;
   // Junk before the path, and nothing else wrong: the spaces a "+" turns into.
-  const spaces = junk !== undefined && junk.startOffset === start + offset && /^ +$/.test(junk.image) && error === undefined;
+  const spaces = junk !== undefined && junk.startOffset === start + offset && /^ +$/.test(junk.image);
   if (spaces && path.trimStart() !== '') {
     return diagnostic(
       'INVALID_SORT',
@@ -187,8 +215,8 @@ function explainKey(
     );
   }
   const word = DIRECTION_WORD.exec(piece);
-  // A path and a direction word around one space or colon, the junk: no error before it.
-  if (word !== null && junk !== undefined && (error === undefined || error.token.startOffset > junk.startOffset)) {
+  // A path and a direction word around one space or colon, the junk.
+  if (word !== null && junk !== undefined) {
     const descending = word[3]!.toLowerCase() === 'desc';
     return diagnostic(
       'INVALID_SORT',
@@ -199,14 +227,13 @@ function explainKey(
     );
   }
   const hint = path.includes('-') ? `Only a leading "-" means descending. ${PATH_HINT}` : PATH_HINT;
-  // The first of the two problems: a run no name holds (junk, or a "-" inside the path), or a missing name.
-  const stray = error !== undefined && error.token.tokenType === Minus ? error.token : junk;
-  if (stray !== undefined && (error === undefined || error.token === stray || stray.startOffset <= error.token.startOffset || junk === stray)) {
+  // A run no name holds (a "-" inside the path among them), or else a missing name.
+  if (junk !== undefined) {
     return diagnostic(
       'INVALID_SORT',
-      `Parameter ${quote(key)} has the sort key ${quote(piece)}, which is not a field path: ${quote(stray.image)} is not allowed in a name.`,
+      `Parameter ${quote(key)} has the sort key ${quote(piece)}, which is not a field path: ${quote(junk.image)} is not allowed in a name.`,
       where,
-      { start: stray.startOffset, end: stray.startOffset + stray.image.length },
+      { start: junk.startOffset, end: junk.startOffset + junk.image.length },
       hint,
     );
   }

@@ -38,8 +38,8 @@ function allCharsExcept(excluded: string): number[] {
 const NAME_START = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_';
 /** The first characters of a key's tokens but `KeyJunk`: a name's, a dot, NUL. */
 const KEY_STARTS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.\0';
-/** The first characters of a sort value's tokens but `SortJunk`: a name's, a dot, a comma, a minus. */
-const SORT_STARTS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.,-';
+/** The first characters of a sort value's tokens but `SortJunk` (and `Minus`, which it shares `-` with): a name's, a dot, a comma. */
+const SORT_STARTS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.,';
 
 /** Where `junk` goes: tokens the lexer recognises for the diagnostics and the parser never sees. */
 export const JUNK = 'junk';
@@ -144,6 +144,19 @@ export const Quoted = /* @__PURE__ */ createToken({
 });
 
 /**
+ * A quoted operand with text after its closing quote, up to the next unescaped `;`
+ * (`"ab"c`, `"a""b"`): an operand no rule takes (`UNEXPECTED_TEXT`), one token, so that
+ * the clause it is in is refused and the parse goes on at the next `;`. Tried before
+ * `Quoted`, which takes the quoted part alone.
+ */
+export const QuotedThenText = /* @__PURE__ */ createToken({
+  name: 'QuotedThenText',
+  pattern: /"(?:[^"\\\0]|\\[^\0])*"(?:[^;\\\0]|\\[^\0]?)+/,
+  start_chars_hint: ['"'],
+  line_breaks: true,
+});
+
+/**
  * A quote that is never closed: from the `"` to the end of the value, `;` included. No
  * rule takes it, so the parser refuses it where an operand belongs (`UNTERMINATED_QUOTE`),
  * or after a closing quote (`UNEXPECTED_TEXT`). Tried after `Quoted`, which takes every
@@ -169,13 +182,26 @@ export const Bare = /* @__PURE__ */ createToken({
 });
 
 // sort mode (reference §9): `-issueDate,totalAmount`
-/** The `-` before a sort key: descending. */
-export const Minus = /* @__PURE__ */ createToken({ name: 'Minus', pattern: '-' });
 export const Comma = /* @__PURE__ */ createToken({ name: 'Comma', pattern: ',' });
-/** In a sort value, a run of characters that no path holds (a space, `+`, `:`), kept in the `junk` group as `KeyJunk` is. */
+const MINUS: [string] = ['-'];
+/** The `-` that starts a sort key (at the value's start or right after a `,`): descending. Elsewhere a `-` is `SortJunk`. */
+export const Minus = /* @__PURE__ */ createToken({
+  name: 'Minus',
+  pattern: {
+    exec(text: string, offset: number, tokens: IToken[]): [string] | null {
+      if (text.charCodeAt(offset) !== 45 /* - */) return null;
+      const previous = tokens[tokens.length - 1];
+      const atKeyStart = offset === 0 || (previous !== undefined && previous.tokenType === Comma && previous.startOffset === offset - 1);
+      return atKeyStart ? MINUS : null;
+    },
+  },
+  start_chars_hint: ['-'],
+  line_breaks: false,
+});
+/** In a sort value, a run of characters that no path holds (a space, `+`, `:`, a `-` that starts no key), kept in the `junk` group as `KeyJunk` is. */
 export const SortJunk = /* @__PURE__ */ createToken({
   name: 'SortJunk',
-  pattern: /[^A-Za-z_.,-]+/,
+  pattern: /[^A-Za-z_.,]+/,
   start_chars_hint: /* @__PURE__ */ allCharsExcept(SORT_STARTS),
   line_breaks: true,
   group: JUNK,
@@ -184,19 +210,24 @@ export const SortJunk = /* @__PURE__ */ createToken({
 /**
  * The modes and the order tokens are tried in. Order matters where two patterns can match
  * at the same place: `Name` before `KeyJunk` (which takes no letter anyway); `Operator`
- * (context-checked) before `Bare`, which would otherwise swallow it; `Quoted` before
- * `Unterminated`, which takes any quote. No input is a lexing error: every character of
- * every mode starts some token.
+ * (context-checked) before `Bare`, which would otherwise swallow it; `QuotedThenText`
+ * before `Quoted`, which takes its quoted part, and both before `Unterminated`, which
+ * takes any quote; `Minus` (context-checked) before `SortJunk`. No input is a lexing
+ * error: every character of every mode starts some token.
+ *
+ * So the token after an operand is always a `;` or the value's end, and the token after a
+ * sort key's path a `,` or the end: a repetition of the parser never meets anything else,
+ * and Chevrotain's recovery never re-enters one (which recurses once per error).
  */
 export const LEXER_DEFINITION = {
   defaultMode: 'between',
   modes: {
     between: [Start],
     key: [Name, Dot, Equals, KeyJunk],
-    value: [End, Semi, Operator, Quoted, Unterminated, Bare],
-    sort: [Name, Dot, Minus, Comma, SortJunk],
+    value: [End, Semi, Operator, QuotedThenText, Quoted, Unterminated, Bare],
+    sort: [Name, Dot, Comma, Minus, SortJunk],
   },
 };
 
 /** Every token type the parser knows, the `Operand` category included. */
-export const ALL_TOKENS: TokenType[] = [Start, Name, Dot, Equals, KeyJunk, End, Semi, Operator, Operand, Quoted, Unterminated, Bare, Minus, Comma, SortJunk];
+export const ALL_TOKENS: TokenType[] = [Start, Name, Dot, Equals, KeyJunk, End, Semi, Operator, Operand, QuotedThenText, Quoted, Unterminated, Bare, Minus, Comma, SortJunk];

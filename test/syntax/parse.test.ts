@@ -196,3 +196,21 @@ describe('the stack traces of the parser', () => {
     }
   });
 });
+
+describe('refusing a query of thousands of problems, with the limits lifted', () => {
+  // Chevrotain's recovery re-enters a repetition, one level of recursion deeper, for each
+  // error it resyncs inside it: the lexer makes sure nothing but a separator follows a
+  // clause or a sort key, and a key with junk is explained by it, not parsed.
+  const LIFTED = { limits: { maxQueryLength: Infinity, maxParams: Infinity, maxClauses: Infinity, maxOperandLength: Infinity, maxWildcards: Infinity, maxPathDepth: Infinity } };
+  it.each([
+    ['text after quotes', `a=${'"a"b;'.repeat(5000)}`],
+    ['operators with nothing after them', `a=${'gte:;'.repeat(5000)}`],
+    ['empty clauses', `a=${';'.repeat(20000)}`],
+    ['junk between the names of a key', `${'a-b.'.repeat(5000)}c=1`],
+    ['sort keys with a - inside', `orderBy=${'a-b,'.repeat(5000)}c`],
+    ['sort keys with junk', `orderBy=${'a b.c d,'.repeat(3000)}c`],
+  ])('%s: a result, not a thrown error', (_name, query) => {
+    const result = parse(query, LIFTED);
+    expect(result.ok).toBe(false);
+  });
+});
