@@ -79,7 +79,7 @@ export {
   type SchemaFromJsonSchema,
   type UnmappedProperty,
 } from './schema/json-schema';
-export type { After, Condition, CursorValue, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './filter/filter';
+export type { After, Condition, CursorValue, DateTest, Filter, NumberTest, Page, PageCursor, SortField, TextTest } from './filter/filter';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
