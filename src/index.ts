@@ -104,5 +104,6 @@ export { CASE_FOLDINGS, detectCaseFolding, type CaseFolding, type QueryClient } 
 export type { ChildTable, RelationalTarget } from './sql/relational';
 export type { DocumentTarget } from './sql/document';
 export { sqlIndexes, type IndexOptions } from './sql/indexes';
+export { sqlConstraints } from './sql/constraints';
 export type { QualifiedName } from './sql/identifier';
 export type { SqlValue } from './sql/parameters';
