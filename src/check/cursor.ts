@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { DiagnosticCode } from '../diagnostics/codes';
 import { CURSOR_PARAM } from '../schema/define';
 import type { Page } from '../filter/filter';
-import { clientPage, cursorPage, withTieBreaker, type CursorCodec, type CursorRequest } from '../filter/cursor';
+import { clientFilter, cursorPage, withTieBreaker, type CursorCodec, type CursorRequest } from '../filter/cursor';
 
 /**
  * Cursor paging's code, which `defineSchema` gives a schema with `paging.cursor`
@@ -10,7 +10,7 @@ import { clientPage, cursorPage, withTieBreaker, type CursorCodec, type CursorRe
  * budget, test/client/bundle.test.ts): so its diagnostics are written out here rather
  * than built with check's helpers, which would come along.
  */
-export const CURSOR_CODEC: CursorCodec = { order: withTieBreaker, page: clientPage, check: checkCursor };
+export const CURSOR_CODEC: CursorCodec = { filter: clientFilter, check: checkCursor };
 
 /**
  * Ends the request's sort with the cursor key (reference §9), binds the page to the schema
@@ -29,7 +29,7 @@ function checkCursor(request: CursorRequest, page: Page, caseInsensitive: boolea
     errors.push(problem('INVALID_PAGING', 'takes one cursor, and no offset', CURSOR_PARAM, 'key', 'Page by one cursor, or by offset.'));
   }
   if (errors.length > 0) return page;
-  const paged = cursorPage(schema, page, { ...request, caseInsensitive }, token as string | undefined);
+  const paged = cursorPage(schema, page, request, caseInsensitive === true, token as string | undefined);
   if (paged !== undefined) return paged;
   errors.push(problem('INVALID_CURSOR', 'holds no cursor of this query', token as string, 'value', 'Start again without after: a cursor is for the query that made it.'));
   return page;

@@ -213,14 +213,12 @@ class QueryBuilder {
     if (limit !== undefined) params.limit = String(limit);
     if (offset !== undefined) params.offset = String(offset);
     if (after !== undefined) params[CURSOR_PARAM] = after;
-    // The schema brings the cursor code (`CursorPaging`): an app whose schemas do not page by cursor bundles none of it.
-    const codec = schema.paging?.cursor?.codec as CursorCodec | undefined;
-    const sort = codec?.order([...this.state.sort], schema) ?? [...this.state.sort];
-    const filter: Filter = { type: 'Filter', conditions, params, sort };
+    const filter: Filter = { type: 'Filter', conditions, params, sort: [...this.state.sort] };
     if (schema.paging === undefined) return filter;
     const page = { limit: limit ?? schema.paging.defaultLimit, offset: offset ?? 0 };
-    // As check makes it: bound to the schema, and a cursor of another query (its filter or sort since changed) is no page of this one.
-    return { ...filter, page: codec?.page(schema, page, filter, after) ?? page };
+    // The schema brings the cursor code (`CursorPaging`): an app whose schemas do not page by cursor bundles none of it.
+    const codec = schema.paging.cursor?.codec as CursorCodec | undefined;
+    return codec === undefined ? { ...filter, page } : codec.filter(schema, filter, page, after);
   }
 
   toString(): string {

@@ -34,7 +34,7 @@ export function nextCursor(filter: Filter, lastItem: unknown): string {
       `nextCursor: the item has no ${key?.type ?? 'value'} at "${cursor.key}", the cursor key (${describe(lastItem)}): pass the item with the schema's field names, not a row whose columns are named otherwise.`,
     );
   }
-  return encodeCursor(fingerprint(filter, cursor), sort.map((field) => cursorValueOf(fieldValue(lastItem, field), field.type)));
+  return encodeCursor(fingerprint(filter, ownField(filter, 'caseInsensitive') === true, cursor), sort.map((field) => cursorValueOf(fieldValue(lastItem, field), field.type)));
 }
 
 /**

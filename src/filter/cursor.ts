@@ -16,13 +16,12 @@ import { fitsKey } from '../values/order';
  * schemas do not page by cursor does not bundle it.
  */
 export interface CursorCodec {
-  /** The sort with the schema's cursor key as its tie-breaker (`withTieBreaker`). */
-  readonly order: (sort: SortField[], schema: Schema) => SortField[];
   /**
-   * The client's `toFilter` page (`clientPage`): bound to the schema, and after its `after`
-   * token if any, where a token of another query is a `TypeError`.
+   * The client's `toFilter` (`clientFilter`): the filter's sort ended with the cursor key,
+   * its page bound to the schema and after its `after` token if any, where a token of
+   * another query is a `TypeError`.
    */
-  readonly page: (schema: Schema, page: Page, filter: CursorScope, token: string | undefined) => Page;
+  readonly filter: (schema: Schema, filter: Filter, page: Page, token: string | undefined) => Filter;
   /**
    * `check`'s part (check/cursor.ts): ends the request's sort with the cursor key, and
    * returns the page after its `after` token, its problems pushed to `errors`.
@@ -39,18 +38,19 @@ export interface CursorRequest {
   readonly errors: Diagnostic[];
 }
 
-/** What a cursor is made for: a filter's conditions, request parameters and sort, and whether it folds case (`caseInsensitive`, an own property or none: a polluted prototype's is no filter's). */
-export type CursorScope = Pick<Filter, 'conditions' | 'params' | 'sort'> & { readonly caseInsensitive?: boolean | undefined };
+/** What a cursor is made for: a filter's conditions, request parameters and sort. */
+export type CursorScope = Pick<Filter, 'conditions' | 'params' | 'sort'>;
 
 /**
  * A fingerprint of what a cursor is only valid for: the schema (`PageCursor`), the
  * filter's conditions, its request parameters (the page's own left out) and its sort,
- * and how it compares text. A 32-bit FNV-1a hash of one canonical JSON text: conditions
- * and parameters sorted, so that the order in which a client sends its parameters does
- * not matter. Cursors are not secrets (a client can make any filter anyway): the hash
- * only tells a cursor of another query, or of another resource, from one of this query.
+ * and whether it folds case (`fold`: the filter's own `caseInsensitive`). A 32-bit FNV-1a
+ * hash of one canonical JSON text: conditions and parameters sorted, so that the order in
+ * which a client sends its parameters does not matter. Cursors are not secrets (a client
+ * can make any filter anyway): the hash only tells a cursor of another query, or of
+ * another resource, from one of this query.
  */
-export function fingerprint(filter: CursorScope, cursor: PageCursor): string {
+export function fingerprint(filter: CursorScope, fold: boolean, cursor: PageCursor): string {
   return hash(
     JSON.stringify([
       cursor.schema,
@@ -59,7 +59,7 @@ export function fingerprint(filter: CursorScope, cursor: PageCursor): string {
         .filter(([name]) => !PAGE_PARAMS.includes(name))
         .sort(),
       filter.sort.map((field) => [field.key, field.direction]),
-      Object.hasOwn(filter, 'caseInsensitive') && filter.caseInsensitive === true,
+      fold,
     ]),
   );
 }
@@ -93,7 +93,7 @@ export function encodeCursor(print: string, values: readonly CursorValue[]): str
  *   schema (`fingerprint`), each value fitting its sort key, and a value for the key.
  *   Never throws.
  */
-export function cursorPage(schema: Schema, page: Page, filter: CursorScope, token: string | undefined): Page | undefined {
+export function cursorPage(schema: Schema, page: Page, filter: CursorScope, fold: boolean, token: string | undefined): Page | undefined {
   const cursor: PageCursor = { key: schema.paging!.cursor!.key, schema: hash(JSON.stringify(schema.spec)) };
   if (token === undefined) return { ...page, cursor };
   let parsed: unknown;
@@ -107,15 +107,16 @@ export function cursorPage(schema: Schema, page: Page, filter: CursorScope, toke
   const { sort } = filter;
   const { key } = cursor;
   // The cursor key is unique: a cursor without its value could not say where the page starts.
-  const ok = parsed[0] === fingerprint(filter, cursor) && values.length === sort.length && sort.every((field, i) => fitsKey(values[i], field.type)) && values[sort.findIndex((field) => field.key === key)] != null;
+  const ok = parsed[0] === fingerprint(filter, fold, cursor) && values.length === sort.length && sort.every((field, i) => fitsKey(values[i], field.type)) && values[sort.findIndex((field) => field.key === key)] != null;
   return ok ? { ...page, cursor, after: { values, key } } : undefined;
 }
 
-/** `cursorPage` for the client's `toFilter`, where a cursor of another query (its filter or sort since changed) is a programmer's error. */
-export function clientPage(schema: Schema, page: Page, filter: CursorScope, token: string | undefined): Page {
-  const paged = cursorPage(schema, page, filter, token);
+/** The client's `toFilter` of a schema with cursor paging: as `check` makes it, where a cursor of another query (its filter or sort since changed) is a programmer's error. */
+export function clientFilter(schema: Schema, filter: Filter, page: Page, token: string | undefined): Filter {
+  const sorted = { ...filter, sort: withTieBreaker(filter.sort as SortField[], schema) };
+  const paged = cursorPage(schema, page, sorted, false, token);
   if (paged === undefined) throw new TypeError('after(…): no cursor of this query.');
-  return paged;
+  return { ...sorted, page: paged };
 }
 
 /**

@@ -263,10 +263,8 @@ describe.each(SERVERS)('a walk through every page by cursor on $label', (server)
     db = opened;
     foldings = await exactFoldings(db);
     await db.exec(`CREATE TABLE ${TABLE} (id int PRIMARY KEY, code text, n float8, d timestamptz, s text, r text, doc jsonb)`);
-    // The walks run with sqlIndexes' indexes in place, and its statements run twice.
-    for (const schema of Object.values(SCHEMAS)) {
-      for (const [, target] of [TARGETS[0]!, TARGETS[2]!]) for (const statement of [...sqlIndexes(schema, target), ...sqlIndexes(schema, target)]) await db.exec(statement);
-    }
+    // The walks run with sqlIndexes' indexes in place (those of the number key, which the plans below need), and its statements run twice.
+    for (const [, target] of [TARGETS[0]!, TARGETS[2]!]) for (const statement of [...sqlIndexes(SCHEMAS.id, target), ...sqlIndexes(SCHEMAS.id, target)]) await db.exec(statement);
   });
   const folding = () => fc.nat().map((n) => foldings[n % foldings.length]!);
 
