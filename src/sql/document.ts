@@ -47,7 +47,7 @@ export function documentDialect(target: DocumentTarget): Dialect {
       const { json, raw } = valueAt(document, field.path);
       return documentKey(field.type, json, raw, text);
     },
-    cursorKey: (field, value, text, params) => (cursorKey(value, field.type) === undefined ? undefined : boundKey(field, value, text, params, documentKey)),
+    cursorKey: (field, value, text, params) => (cursorKey(value, field.type) === undefined ? undefined : boundKey(field, value, text, params)),
     filterIndexes() {
       throw new TypeError('sqlIndexes: the untyped document target reads values (numbers in strings, dates with offsets) that no index can serve: use { document, typed: true } with data of the schema\'s JSON types.');
     },
@@ -56,17 +56,14 @@ export function documentDialect(target: DocumentTarget): Dialect {
   };
 }
 
-/** A target's reading of a value of a type, from its `jsonb` (`json`) and its text (`raw`): the parts of its sort key. */
-export type KeyReading = (type: FieldType, json: string, raw: string, text: TextComparison) => string[];
-
 /**
- * The key of a cursor value (`CursorValue`, the item's own value) on a document target: the
- * value bound as `jsonb` (a date's instant as its ISO text), read by `key` as a row's value
- * is. Not NULL: the caller has asked.
+ * The key of a cursor value (`CursorValue`, the item's own value) on the document target:
+ * the value bound as `jsonb` (a date's instant as its ISO text), read by `documentKey` as a
+ * row's value is. Not NULL: the caller has asked.
  */
-export function boundKey(field: KeyField, value: CursorValue, text: TextComparison, params: Parameters, key: KeyReading): string[] {
+function boundKey(field: KeyField, value: CursorValue, text: TextComparison, params: Parameters): string[] {
   const json = params.add(JSON.stringify(field.type === 'date' && typeof value === 'number' ? new Date(value).toISOString() : value), 'jsonb');
-  return key(field.type, json, `(${json} #>> '{}')`, text);
+  return documentKey(field.type, json, `(${json} #>> '{}')`, text);
 }
 
 /** The SQL of the tests of a condition on the values read from `source`: the document column, or an array element. */

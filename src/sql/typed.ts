@@ -5,7 +5,7 @@ import type { Field, FieldType } from '../schema/define';
 import { MAX_MS as END_MS } from '../values/date';
 import { idText } from '../values/order';
 import type { Constraint, Dialect, Index } from './dialect';
-import { boundKey, documentColumn, documentCondition, OVERFLOW, TINY_INVERSE, valueAt, type DocumentTarget } from './document';
+import { documentColumn, documentCondition, OVERFLOW, TINY_INVERSE, valueAt, type DocumentTarget } from './document';
 import { indexedName, quoteIdentifier, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
 import { decimalRange } from './rounding';
@@ -57,7 +57,7 @@ import { folder, likeTest, textKey, textParts, type TextComparison } from './tex
 // module shares a chunk of dist/ with what a browser loads up front (test/client/bundle.test.ts).
 const DATE_SHAPES = "ARRAY['2___-__-__%', '1___-__-__%', '0___-__-__%', '3___-__-__%', '4___-__-__%', '5___-__-__%', '6___-__-__%', '7___-__-__%', '8___-__-__%', '9___-__-__%']";
 
-/** `DATE_SHAPES` in JavaScript: a digit, three characters, `-`, two, `-`, two (code points, as `LIKE`'s `_` counts them). */
+/** `DATE_SHAPES` in JavaScript, as the order key's regular expression: a digit, three characters, `-`, two, `-`, two (code points, as `LIKE`'s `_` counts them). */
 const DATE_SHAPE = /^[0-9].{3}-.{2}-.{2}/su;
 
 /** A date-shaped text of a document, or NULL. */
@@ -88,19 +88,19 @@ function idOf(json: string, raw: string): string {
 
 /**
  * A JSON number's double (what `JSON.parse` makes of it), NULL for another JSON type or a
- * number past the doubles. The `float8` cast raises where the double is infinite or a
- * nonzero number rounds to 0, and some builds' `strtod` (PGlite's) rounds subnormals
- * wrongly: below the least normal double (2^-1022), the double is found exactly instead,
- * as a whole number of 2^-1074 (the subnormals' step), rounded half to even.
+ * number past the doubles. The common numbers (normal doubles from 1e-300 to 1e300, by
+ * `jsonb`'s own order, which puts every other JSON type outside the two ranges) are cast
+ * as they are. The rest are decided exactly, where the `float8` cast would raise (an
+ * infinite double, a nonzero number that rounds to 0) or round wrongly (some builds'
+ * `strtod`, PGlite's, rounds a negative decimal just past the midpoint of two subnormals
+ * to the wrong one, or to -0: the magnitude is cast, then the sign put back).
  */
 function doubleOf(json: string): string {
   const n = `(${json})::numeric`;
-  const steps = `abs(${n}) * 2::numeric ^ 1074`;
-  const rest = `${steps} - floor(${steps})`;
-  const subnormal = `sign(${n})::float8 * (floor(${steps}) + CASE WHEN ${rest} > 0.5 OR ${rest} = 0.5 AND mod(floor(${steps}), 2) = 1 THEN 1 ELSE 0 END)::float8 * 5e-324`;
+  const a = `abs(${n})`;
   return (
-    `CASE WHEN jsonb_typeof(${json}) = 'number' THEN CASE WHEN abs(${n}) BETWEEN 1e-300 AND 1e300 THEN ${n}::float8 ` +
-    `WHEN abs(${n}) >= ${OVERFLOW} THEN NULL WHEN abs(${n}) < 2.2250738585072014e-308 THEN ${subnormal} ELSE ${n}::float8 END END`
+    `CASE WHEN ${json} BETWEEN '1e-300' AND '1e300' OR ${json} BETWEEN '-1e300' AND '-1e-300' THEN (${json})::float8 ` +
+    `WHEN jsonb_typeof(${json}) = 'number' THEN CASE WHEN ${a} * ${TINY_INVERSE} <= 1 THEN 0 WHEN ${a} < ${OVERFLOW} THEN sign(${n})::float8 * ${a}::float8 END END`
   );
 }
 
@@ -138,7 +138,8 @@ export function typedKey(type: FieldType, json: string, raw: string, text: TextC
     case 'number':
       return [doubleOf(json)];
     case 'date':
-      return [`(CASE WHEN ${raw} COLLATE "C" LIKE ANY (${DATE_SHAPES}) THEN left(${raw} || substr('T00:00:00.000', length(${raw}) - 9), 23) END) COLLATE "C"`];
+      // The shape as a regular expression (`DATE_SHAPES` means the same): one term, where the order key is written several times a statement.
+      return [`(CASE WHEN ${raw} ~ '^[0-9].{3}-.{2}-.{2}' THEN left(${raw} || substr('T00:00:00.000', length(${raw}) - 9), 23) END) COLLATE "C"`];
     case 'string':
       return textParts(stringText(json, raw), text);
     case 'id':
@@ -146,18 +147,28 @@ export function typedKey(type: FieldType, json: string, raw: string, text: TextC
   }
 }
 
-/** Whether `typedKey` reads a cursor value (`CursorValue`, the item's own value) as a value: its JSON type and, for a date, its shape. */
-function typedKeyOf(value: CursorValue, type: FieldType): boolean {
+/**
+ * The key `typedKey` makes of a cursor value (`CursorValue`, the item's own value), in
+ * JavaScript, or `undefined` where it makes NULL: a number's double, an id's text, a
+ * string; a date's text (a number being a `Date`'s instant, its ISO text) written out to
+ * the millisecond as `typedKey` writes it, its characters counted as Postgres counts them
+ * (code points).
+ */
+function typedKeyOf(value: CursorValue, type: FieldType): number | string | undefined {
   switch (type) {
     case 'number':
-      return typeof value === 'number';
-    case 'date':
-      // A number is the instant of a Date, bound as its ISO text.
-      return typeof value === 'number' || (typeof value === 'string' && DATE_SHAPE.test(value));
+      return typeof value === 'number' ? value : undefined;
+    case 'date': {
+      const text = typeof value === 'number' ? new Date(value).toISOString() : value;
+      if (typeof text !== 'string' || !DATE_SHAPE.test(text)) return undefined;
+      return Array.from(text + 'T00:00:00.000'.slice(Array.from(text).length - 10))
+        .slice(0, 23)
+        .join('');
+    }
     case 'string':
-      return typeof value === 'string';
+      return typeof value === 'string' ? value : undefined;
     case 'id':
-      return idText(value) !== undefined;
+      return idText(value);
   }
 }
 
@@ -171,7 +182,12 @@ export function typedDialect(target: DocumentTarget): Dialect {
       const { json, raw } = valueAt(document, field.path);
       return typedKey(field.type, json, raw, text);
     },
-    cursorKey: (field, value, text, params) => (typedKeyOf(value, field.type) ? boundKey(field, value, text, params, typedKey) : undefined),
+    cursorKey(field, value, text, params) {
+      const key = typedKeyOf(value, field.type);
+      if (key === undefined) return undefined;
+      if (field.type === 'number') return [params.add(key, 'float8')];
+      return field.type === 'date' ? [`${params.add(key, 'text')} COLLATE "C"`] : textParts(params.add(key, 'text'), text);
+    },
     filterIndexes: (table, fields, text) => typedIndexes(table, target, fields, text),
     constraints: (table, fields) => typedConstraints(table, target, fields),
   };

@@ -88,33 +88,31 @@ const REF_IDS: readonly Json[] = ['1', '10', '2', 'x', 'X', 7, 10];
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 5 });
 
+/** Up to 16 rows, ids 1…n, each code once: `row(code, id)` makes each. */
+const rowsOf = (row: (code: string, id: number) => fc.Arbitrary<Row>): fc.Arbitrary<Row[]> =>
+  fc.uniqueArray(fc.constantFrom(...CODES), { minLength: 1, maxLength: 16 }).chain((codes) => fc.tuple(...codes.map((code, i) => row(code, i + 1))));
+
 /** Rows the three targets read exactly: duplicates, NULLs and missing values in every key. */
-const exactRows: fc.Arbitrary<Row[]> = fc
-  .uniqueArray(fc.constantFrom(...CODES), { minLength: 1, maxLength: 16 })
-  .chain((codes) =>
-    fc.tuple(
-      ...codes.map((code, i) =>
-        fc
-          .record({
-            n: maybe(fc.constantFrom(...NUMBER_SPELLINGS).chain(([value, ...spellings]) => fc.constantFrom(...spellings).map((raw) => ({ value, raw })))),
-            d: maybe(fc.constantFrom(...INSTANTS).chain((iso) => fc.constantFrom(...dateSpellings(iso)).map((text) => ({ iso, text })))),
-            s: maybe(fc.constantFrom(...TEXT_VALUES)),
-            r: maybe(fc.constantFrom(...REF_IDS)),
-            nulls: fc.boolean(),
-          })
-          .map(({ n, d, s, r, nulls }): Row => {
-            const entries: [string, Json][] = [['id', i + 1], ['code', code]];
-            // A missing key, or JSON null, for each value left out.
-            const put = (key: string, value: Json | undefined) => (value !== undefined ? entries.push([key, value]) : nulls && entries.push([key, null]));
-            put('n', n && { raw: n.raw });
-            put('d', d?.text);
-            put('s', s);
-            put('r', r === undefined ? undefined : object([['id', r]]));
-            return { id: i + 1, code, n: n === undefined ? null : String(n.value), d: d?.iso ?? null, s: s ?? null, r: r === undefined ? null : String(r), doc: object(entries) };
-          }),
-      ),
-    ),
-  );
+const exactRows = rowsOf((code, id) =>
+  fc
+    .record({
+      n: maybe(fc.constantFrom(...NUMBER_SPELLINGS).chain(([value, ...spellings]) => fc.constantFrom(...spellings).map((raw) => ({ value, raw })))),
+      d: maybe(fc.constantFrom(...INSTANTS).chain((iso) => fc.constantFrom(...dateSpellings(iso)).map((text) => ({ iso, text })))),
+      s: maybe(fc.constantFrom(...TEXT_VALUES)),
+      r: maybe(fc.constantFrom(...REF_IDS)),
+      nulls: fc.boolean(),
+    })
+    .map(({ n, d, s, r, nulls }): Row => {
+      const entries: [string, Json][] = [['id', id], ['code', code]];
+      // A missing key, or JSON null, for each value left out.
+      const put = (key: string, value: Json | undefined) => (value !== undefined ? entries.push([key, value]) : nulls && entries.push([key, null]));
+      put('n', n && { raw: n.raw });
+      put('d', d?.text);
+      put('s', s);
+      put('r', r === undefined ? undefined : object([['id', r]]));
+      return { id, code, n: n === undefined ? null : String(n.value), d: d?.iso ?? null, s: s ?? null, r: r === undefined ? null : String(r), doc: object(entries) };
+    }),
+);
 
 /** Any JSON value at all, for the documents of the any-data walks. */
 const anything: fc.Arbitrary<Json> = fc.oneof(
@@ -126,29 +124,23 @@ const anything: fc.Arbitrary<Json> = fc.oneof(
 );
 
 /** Columns outside any JavaScript value (NaN, the infinities, microseconds), and documents of any JSON. */
-const anyRows: fc.Arbitrary<Row[]> = fc
-  .uniqueArray(fc.constantFrom(...CODES), { minLength: 1, maxLength: 16 })
-  .chain((codes) =>
-    fc.tuple(
-      ...codes.map((code, i) =>
-        fc
-          .record({
-            n: maybe(fc.constantFrom('NaN', 'Infinity', '-Infinity', '0.1', '2', '-1.5')),
-            d: maybe(fc.constantFrom('infinity', '-infinity', '2023-01-01T10:00:00.000123Z', '2023-01-01T10:00:00.000987Z', '2023-01-01T10:00:00Z')),
-            s: maybe(fc.constantFrom(...TEXT_VALUES)),
-            r: maybe(fc.constantFrom('1', 'x')),
-            values: fc.tuple(anything, anything, anything, anything),
-            missing: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean()),
-          })
-          .map(({ n, d, s, r, values, missing }): Row => {
-            const entries: [string, Json][] = [['id', i + 1], ['code', code]];
-            ['n', 'd', 's'].forEach((key, k) => missing[k] || entries.push([key, values[k]!]));
-            if (!missing[3]) entries.push(['r', object([['id', values[3]!]])]);
-            return { id: i + 1, code, n: n ?? null, d: d ?? null, s: s ?? null, r: r ?? null, doc: object(entries) };
-          }),
-      ),
-    ),
-  );
+const anyRows = rowsOf((code, id) =>
+  fc
+    .record({
+      n: maybe(fc.constantFrom('NaN', 'Infinity', '-Infinity', '0.1', '2', '-1.5')),
+      d: maybe(fc.constantFrom('infinity', '-infinity', '2023-01-01T10:00:00.000123Z', '2023-01-01T10:00:00.000987Z', '2023-01-01T10:00:00Z')),
+      s: maybe(fc.constantFrom(...TEXT_VALUES)),
+      r: maybe(fc.constantFrom('1', 'x')),
+      values: fc.tuple(anything, anything, anything, anything),
+      missing: fc.tuple(fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean()),
+    })
+    .map(({ n, d, s, r, values, missing }): Row => {
+      const entries: [string, Json][] = [['id', id], ['code', code]];
+      ['n', 'd', 's'].forEach((key, k) => missing[k] || entries.push([key, values[k]!]));
+      if (!missing[3]) entries.push(['r', object([['id', values[3]!]])]);
+      return { id, code, n: n ?? null, d: d ?? null, s: s ?? null, r: r ?? null, doc: object(entries) };
+    }),
+);
 
 /** A sort of up to three keys, each either way, maybe the cursor key among them. */
 const sorts = (key: 'id' | 'code') =>
