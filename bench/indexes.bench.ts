@@ -13,6 +13,7 @@
  *   npx tsx bench/indexes.bench.ts --rows 200000 --pglite  one engine (or --postgres)
  *   npx tsx bench/indexes.bench.ts --quick                 20k invoices
  *   npx tsx bench/indexes.bench.ts --tosql                 toSql's own cost only
+ *   npx tsx bench/indexes.bench.ts --rounds 21             more rounds (7 by default)
  */
 import { check, defineSchema, sqlIndexes, toSql, type Filter, type RelationalTarget, type DocumentTarget, type SqlValue } from '../src/index';
 import { benchOptions, loadInvoices, machineLine, onEachEngine, type Engine } from './lib/invoices-sql';
@@ -90,8 +91,8 @@ const HAND_INDEXES = `
   CREATE INDEX hand_doc_posted ON invoice_docs ((doc->>'postedDate'));
 `;
 
-/** How many times each query runs, after one warm-up, its sides interleaved. */
-const ROUNDS = 7;
+/** How many times each query runs, after one warm-up, its sides interleaved (`--rounds N`: more, on a loaded machine). */
+const ROUNDS = Number(argv[argv.indexOf('--rounds') + 1] || 0) || 7;
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 

@@ -79,7 +79,7 @@ export {
   type SchemaFromJsonSchema,
   type UnmappedProperty,
 } from './schema/json-schema';
-export type { After, Condition, CursorValue, DateTest, Filter, NumberTest, Page, SortField, TextTest } from './filter/filter';
+export type { After, Condition, CursorValue, DateTest, Filter, NumberTest, Page, PageCursor, SortField, TextTest } from './filter/filter';
 export type { DateRange } from './values/date';
 export { validate, type ValidateOptions } from './check/validate';
 export { check, type CheckOptions } from './check/check';
@@ -104,5 +104,6 @@ export { CASE_FOLDINGS, detectCaseFolding, type CaseFolding, type QueryClient } 
 export type { ChildTable, RelationalTarget } from './sql/relational';
 export type { DocumentTarget } from './sql/document';
 export { sqlIndexes, type IndexOptions } from './sql/indexes';
+export { sqlConstraints } from './sql/constraints';
 export type { QualifiedName } from './sql/identifier';
 export type { SqlValue } from './sql/parameters';

@@ -32,6 +32,18 @@ export function loadInvoicesOnly(rows: number): string {
 `;
 }
 
+/**
+ * The invoices of `loadInvoicesOnly` as documents of the typed target's forms, without lines
+ * (`invoice_pages`: what the paging bench pages through), the id a JSON number.
+ */
+export const LOAD_INVOICE_PAGES = `
+  CREATE TABLE invoice_pages (id int PRIMARY KEY, doc jsonb);
+  INSERT INTO invoice_pages
+    SELECT v.id, jsonb_build_object('id', v.id, 'status', v.status, 'totalAmount', v.total_amount,
+             'postedDate', to_char(v.posted_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS'))
+      FROM invoices v;
+`;
+
 /** `rows` invoices with two lines each (`invoice_lines`), and the same data as documents (`invoice_docs`). */
 export function loadInvoices(rows: number): string {
   return `${loadInvoicesOnly(rows)}

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { DiagnosticCode } from '../diagnostics/codes';
 import { CURSOR_PARAM } from '../schema/define';
 import type { Page } from '../filter/filter';
-import { expectCursor, readCursor, withTieBreaker, type CursorCodec, type CursorRequest } from '../filter/cursor';
+import { clientFilter, cursorPage, withTieBreaker, type CursorCodec, type CursorRequest } from '../filter/cursor';
 
 /**
  * Cursor paging's code, which `defineSchema` gives a schema with `paging.cursor`
@@ -10,27 +10,27 @@ import { expectCursor, readCursor, withTieBreaker, type CursorCodec, type Cursor
  * budget, test/client/bundle.test.ts): so its diagnostics are written out here rather
  * than built with check's helpers, which would come along.
  */
-export const CURSOR_CODEC: CursorCodec = { order: withTieBreaker, expect: expectCursor, check: checkCursor };
+export const CURSOR_CODEC: CursorCodec = { filter: clientFilter, check: checkCursor };
 
 /**
- * Ends the request's sort with the cursor key (reference §9), and returns the page after
- * its `after` token. `after` repeated, or with `offset`, is `INVALID_PAGING` (one diagnostic for both); a token that
- * holds no cursor of this query is `INVALID_CURSOR`. The token's fingerprint is the whole
- * filter's, so it is read only when the rest of the query is valid.
+ * Ends the request's sort with the cursor key (reference §9), binds the page to the schema
+ * (`Page.cursor`), and returns the page after its `after` token. `after` repeated, or with
+ * `offset`, is `INVALID_PAGING` (one diagnostic for both); a token that holds no cursor of
+ * this query is `INVALID_CURSOR`. The token's fingerprint is the whole filter's, so it is
+ * read only when the rest of the query is valid. The request's parameters are read as
+ * own properties: an `after` on `Object.prototype` is no request's.
  */
 function checkCursor(request: CursorRequest, page: Page, caseInsensitive: boolean | undefined): Page {
   const { schema, params, errors } = request;
-  const { key } = schema.paging!.cursor!;
-  request.sort = withTieBreaker(request.sort, schema.fields.get(key)!);
-  const token = params[CURSOR_PARAM];
-  if (token === undefined) return page;
+  request.sort = withTieBreaker(request.sort, schema);
+  const token = Object.hasOwn(params, CURSOR_PARAM) ? params[CURSOR_PARAM] : undefined;
   // A repeated parameter would be an OR, which the API does not have; with offset, the page would be twice defined.
-  if (typeof token !== 'string' || Object.hasOwn(params, 'offset')) {
+  if (token !== undefined && (typeof token !== 'string' || Object.hasOwn(params, 'offset'))) {
     errors.push(problem('INVALID_PAGING', 'takes one cursor, and no offset', CURSOR_PARAM, 'key', 'Page by one cursor, or by offset.'));
   }
   if (errors.length > 0) return page;
-  const after = readCursor(token as string, { ...request, caseInsensitive }, key);
-  if (after !== undefined) return { ...page, after };
+  const paged = cursorPage(schema, page, request, caseInsensitive === true, token as string | undefined);
+  if (paged !== undefined) return paged;
   errors.push(problem('INVALID_CURSOR', 'holds no cursor of this query', token as string, 'value', 'Start again without after: a cursor is for the query that made it.'));
   return page;
 }

@@ -59,6 +59,9 @@ type ParamValueOf<S extends SchemaSpec, N> = Unknown<S> extends true
 /** `T` when the schema pages its results (or may: a schema whose spec type is not known), `never` when it does not. */
 type Paged<S, T> = S extends { readonly paging?: undefined } ? never : S extends { readonly paging?: PagingSpec } ? T : never;
 
+/** `T` when the schema pages by cursor (or may: a schema whose spec type is not known), `never` when it does not. */
+type Cursored<S extends SchemaSpec, T> = Unknown<S> extends true ? T : S extends { readonly paging: { readonly cursor: { readonly key: string } } } ? T : never;
+
 /**
  * An immutable query on one resource: every method returns a new query and leaves this
  * one as it was. Paths, operators, values, sort keys and request parameters are typed from
@@ -86,9 +89,10 @@ export interface Query<S extends SchemaSpec = SchemaSpec> {
   offset(count: Paged<S, number>): Query<S>;
   /**
    * The page after a cursor (`after`, reference §9): the `nextCursor` the server sent
-   * with the previous page of this same query. Only with cursor paging, never with `offset`.
+   * with the previous page of this same query. Only on a schema with cursor paging (a type
+   * error on any other), never with `offset`.
    */
-  after(cursor: Paged<S, string>): Query<S>;
+  after(cursor: Cursored<S, string>): Query<S>;
   /** Sets a declared request parameter (`businessName`, `startDate`…), replacing an earlier value. */
   param<N extends ParamNameOf<S>>(name: N, value: ParamValueOf<S, N>): Query<S>;
   /** The canonical query string, to append after `?`: what `format(this.toFilter())` prints. */
@@ -127,6 +131,8 @@ interface State {
 
 class QueryBuilder {
   constructor(private readonly state: State) {
+    // Its optional fields (limit, offset, after) are its own or none: a polluted Object.prototype's are no query's.
+    Object.setPrototypeOf(state, null);
     Object.freeze(this);
   }
 
@@ -207,15 +213,12 @@ class QueryBuilder {
     if (limit !== undefined) params.limit = String(limit);
     if (offset !== undefined) params.offset = String(offset);
     if (after !== undefined) params[CURSOR_PARAM] = after;
-    const cursor = schema.paging?.cursor;
-    // The schema brings the cursor code (`CursorPaging`): an app whose schemas do not page by cursor bundles none of it.
-    const codec = cursor?.codec as CursorCodec | undefined;
-    const sort = codec?.order([...this.state.sort], schema.fields.get(cursor!.key)!) ?? [...this.state.sort];
-    const filter: Filter = { type: 'Filter', conditions, params, sort };
+    const filter: Filter = { type: 'Filter', conditions, params, sort: [...this.state.sort] };
     if (schema.paging === undefined) return filter;
     const page = { limit: limit ?? schema.paging.defaultLimit, offset: offset ?? 0 };
-    // As check reads it: a cursor of another query (its filter or sort since changed) is no page of this one.
-    return { ...filter, page: after === undefined ? page : { ...page, after: codec!.expect(after, filter, cursor!.key) } };
+    // The schema brings the cursor code (`CursorPaging`): an app whose schemas do not page by cursor bundles none of it.
+    const codec = schema.paging.cursor?.codec as CursorCodec | undefined;
+    return codec === undefined ? { ...filter, page } : codec.filter(schema, filter, page, after);
   }
 
   toString(): string {

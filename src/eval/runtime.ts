@@ -1,6 +1,7 @@
 import { instantOf } from '../values/date';
 import { foldCase } from '../values/case';
 import { numberFromData } from '../values/number';
+import { idText } from '../values/order';
 import { matchSegments } from './like';
 
 /**
@@ -58,14 +59,8 @@ export function numberOf(value: unknown): number {
   return typeof value === 'number' ? value : (numberFromData(value) ?? NaN);
 }
 
-/** The text of a ref id: a string as it is, a safe integer as its decimal digits; otherwise `undefined`. */
-export function idText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : undefined;
-}
-
-/** The value readers and the pattern matcher that generated code calls, from their own modules. */
-export { foldCase, instantOf, matchSegments };
+/** The value readers and the pattern matcher that generated code calls, from their own modules (`idText`: the order's, values/order.ts). */
+export { foldCase, idText, instantOf, matchSegments };
 
 /**
  * How many more holes than elements a child array may show before its scan switches

@@ -1,19 +1,18 @@
 import { expectSort } from '../filter/guard';
 import { isObject, ownField, ownOptions, resultHint, wrongArgument } from '../arguments/arguments';
 import type { CaseOptions, Filter, SortField } from '../filter/filter';
-import { foldCase } from '../values/case';
-import { instantOf } from '../values/date';
-import { numberFromData } from '../values/number';
-import { idText, own, ownElements } from './runtime';
+import { compareParts, keyParts, readKey, type Key } from '../values/order';
+import { own, ownElements } from './runtime';
 
 /** Options of `sortItems`: `caseInsensitive` of `compile`, with the same meaning (text is ordered by its folded form). */
 export type SortOptions = CaseOptions;
 
 /**
  * Returns a new array of the items in the order the filter's sort asks for (reference §9),
- * the input left as it is. Numbers sort numerically (numeric strings count, as in
- * filters), dates by instant, strings and ids by code point (by their folded form with
- * `caseInsensitive`). A missing, null or mistyped value sorts last whatever the
+ * the input left as it is, in the one order of each type (values/order.ts): numbers
+ * numerically (numeric strings count, as in filters), dates by instant, strings and ids
+ * by code point (with `caseInsensitive`, by their folded form, then by code point among
+ * texts equal but for case). A missing, null or mistyped value sorts last whatever the
  * direction. Items with equal keys keep their input order. With no sort, a copy.
  *
  * Each item's keys are read once (own properties only, as `compile` reads them: an
@@ -36,52 +35,66 @@ export function sortItems<T>(items: readonly T[], filter: Pick<Filter, 'sort' | 
   if (typeof fold !== 'boolean') wrongArgument('sortItems', '"caseInsensitive"', 'true or false', fold);
   const elements = ownElements(items) as T[];
   if (sort.length === 0) return elements;
-  const order = itemOrder(sort, fold);
-  const keyed = elements.map((item, index) => ({ item, index, keys: order.keys(item) }));
-  // Array#sort is stable, but say so: equal keys keep the input order.
-  keyed.sort((a, b) => order.compare(a.keys, b.keys) || a.index - b.index);
+  // Each item's key parts, read once; then the comparisons read nothing.
+  const keyed = elements.map((item, index) => ({ item, index, parts: sortParts(item, sort, fold) }));
+  const signs = sortSigns(sort, fold);
+  keyed.sort((a, b) => compareSortParts(a.parts, b.parts, signs) || a.index - b.index);
   return keyed.map((entry) => entry.item);
 }
 
 /**
  * The order of `sortItems`, for a caller that sorts items in parts (the command line's
- * sort spilled to disk): an item's keys, read once, and the comparison of two items'
- * keys. A tie is 0, which the caller breaks by input order, as `sortItems` does.
+ * sort spilled to disk): an item's key parts, read once, and the comparison of two items'
+ * parts. A tie is 0, which the caller breaks by input order, as `sortItems` does.
  */
 export interface ItemOrder {
-  keys(item: unknown): Key[];
-  compare(a: readonly Key[], b: readonly Key[]): number;
+  keys(item: unknown): (Key | undefined)[];
+  compare(a: readonly (Key | undefined)[], b: readonly (Key | undefined)[]): number;
 }
 
 /** The order of `sortItems` for these sort fields, with text folded (`caseInsensitive`) or not. */
 export function itemOrder(sort: readonly SortField[], fold: boolean): ItemOrder {
-  const signs = sort.map((field) => (field.direction === 'desc' ? -1 : 1));
+  const signs = sortSigns(sort, fold);
   return {
-    keys: (item) => sort.map((field) => sortKey(item, field, fold)),
-    compare: (a, b) => {
-      for (let k = 0; k < signs.length; k++) {
-        const order = compareKeys(a[k], b[k], signs[k]!);
-        if (order !== 0) return order;
-      }
-      return 0;
-    },
+    keys: (item) => sortParts(item, sort, fold),
+    compare: (a, b) => compareSortParts(a, b, signs),
   };
 }
 
 const SORT_OPTIONS = ['caseInsensitive'];
 
-/** A value to sort by: a number (numbers, dates as instants), a string (text, ids), or `undefined` when missing. */
-export type Key = number | string | undefined;
-
-/** Missing keys last in both directions; otherwise the key order, reversed for descending. */
-export function compareKeys(a: Key, b: Key, sign: number): number {
-  if (a === undefined) return b === undefined ? 0 : 1;
-  if (b === undefined) return -1;
-  return sign * (typeof a === 'number' ? (a as number) - (b as number) : compareCodePoints(a, b as string));
+/** The direction of each part of a sort's keys (see `keyParts`): 1 ascending, −1 descending. */
+export function sortSigns(sort: readonly SortField[], fold: boolean): number[] {
+  return sort.flatMap((field) => keyParts(undefined, field.type, fold).map(() => (field.direction === 'desc' ? -1 : 1)));
 }
 
-/** The key of one item for one sort field, as the filters read values (reference §5). */
-export function sortKey(item: unknown, field: SortField, fold: boolean): Key {
+/** The parts an item is ordered by, each sort key's in turn (see `keyParts`). */
+export function sortParts(item: unknown, sort: readonly SortField[], fold: boolean): (Key | undefined)[] {
+  const parts: (Key | undefined)[] = [];
+  for (const field of sort) parts.push(...keyParts(sortValue(item, field), field.type, fold));
+  return parts;
+}
+
+/**
+ * Compares the parts of two items in the order of a sort (`signs`: 1 ascending, −1
+ * descending, one per part): the first part that differs decides. Equal parts are a
+ * tie: `sortItems` keeps the input order, and a cursor's page starts after it.
+ */
+export function compareSortParts(a: readonly (Key | undefined)[], b: readonly (Key | undefined)[], signs: readonly number[]): number {
+  for (let k = 0; k < signs.length; k++) {
+    const order = compareParts(a[k], b[k], signs[k]!);
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+/** The key of one item for one sort field (reference §5), read as the filters read values: `undefined` when missing. */
+export function sortValue(item: unknown, field: SortField): Key | undefined {
+  return readKey(fieldValue(item, field), field.type);
+}
+
+/** The value at a sort field's path in an item, own properties only; `undefined` when it cannot be read. */
+export function fieldValue(item: unknown, field: Pick<SortField, 'path'>): unknown {
   let value: unknown = item;
   try {
     for (const name of field.path) value = own(value, name);
@@ -89,38 +102,5 @@ export function sortKey(item: unknown, field: SortField, fold: boolean): Key {
     // A throwing getter or proxy: the value cannot be read, so it is missing.
     return undefined;
   }
-  switch (field.type) {
-    case 'number':
-      return numberFromData(value);
-    case 'date': {
-      const t = instantOf(value);
-      return Number.isNaN(t) ? undefined : t;
-    }
-    case 'string':
-      return typeof value === 'string' ? (fold ? foldCase(value) : value) : undefined;
-    case 'id': {
-      const text = idText(value);
-      return text !== undefined && fold ? foldCase(text) : text;
-    }
-  }
-}
-
-/**
- * Compares strings by code point, as `COLLATE "C"` does on UTF-8 text. JavaScript's `<`
- * compares UTF-16 code units, which put a character above U+FFFF (a surrogate pair,
- * D800–DFFF) before U+E000–U+FFFF; only the first differing unit needs the fix.
- */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
-
-/** Orders code units as the code points they start: surrogates above U+E000–U+FFFF. */
-function codePointRank(unit: number): number {
-  return unit >= 0xe000 ? unit - 0x800 : unit >= 0xd800 ? unit + 0x2000 : unit;
+  return value;
 }

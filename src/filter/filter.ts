@@ -54,12 +54,16 @@ export interface SortField {
   readonly type: FieldType;
 }
 
-/** A sort-key value in a cursor: a number (numbers, dates as instants), a string (text and ids, folded with `caseInsensitive`), or `null` for a missing value. */
+/**
+ * A sort-key value in a cursor: the item's own value where JSON can hold it (a number, a
+ * string; a `Date` as its instant), or `null` for a missing one (see `cursorValueOf`):
+ * each back end reads it as it reads the row it came from.
+ */
 export type CursorValue = number | string | null;
 
 /** Where a cursor page starts (reference §9): after the item whose sort keys were `values`. */
 export interface After {
-  /** One per key of the filter's sort, tie-breaker included, as `sortItems` reads them. */
+  /** One per key of the filter's sort, tie-breaker included (see `CursorValue`). */
   readonly values: readonly CursorValue[];
   /** The schema's cursor key, the unique field that ends the sort. */
   readonly key: string;
@@ -71,6 +75,20 @@ export interface Page {
   readonly offset: number;
   /** Set when the request sent a cursor (`after`): the page holds the items after it. */
   readonly after?: After;
+  /**
+   * Set for a schema with cursor paging (reference §9): its cursor key, and the print of
+   * the schema that its cursors carry (`nextCursor`), so that another schema's is no cursor
+   * of this one.
+   */
+  readonly cursor?: PageCursor;
+}
+
+/** What cursors of a schema with cursor paging are bound to: its cursor key and the schema. */
+export interface PageCursor {
+  /** The schema's cursor key, the unique field that ends the sort. */
+  readonly key: string;
+  /** A print of the schema (`schemaPrint`): its fields, request parameters, paging and sort parameter. */
+  readonly schema: string;
 }
 
 /**

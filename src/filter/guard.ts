@@ -4,8 +4,8 @@ import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
 import { expectAst } from '../syntax/guard';
 import { isFieldName } from '../values/name';
 import { isInstant } from '../values/date';
+import { fitsKey } from '../values/order';
 import type { Condition, Filter, SortField } from './filter';
-import { fits } from './cursor';
 
 /** The types a condition can have: those of `FieldType` (written out, not spread, as `OPERATORS` is). */
 const CONDITION_TYPES = ['number', 'string', 'date', 'id'] as const satisfies readonly [...typeof SCALAR_TYPES, 'id'];
@@ -69,20 +69,25 @@ export function expectFilter(fn: string, filter: unknown): asserts filter is Fil
 
 /**
  * Checks the page of a filter given to `fn` (every back end, through `expectFilter`): a whole `limit` of at
- * least 1, a whole `offset` of at least 0, and an `after`, if any, with one value per sort
- * key, each of its key's type (`CursorValue`), and the cursor key among the sort keys.
+ * least 1, a whole `offset` of at least 0, a `cursor`, if any, naming one of the sort keys,
+ * and an `after`, if any, with one value per sort key, each of its key's type
+ * (`CursorValue`), and the cursor key among the sort keys.
  */
 function expectPage(fn: string, page: unknown, sort: readonly SortField[]): asserts page is NonNullable<Filter['page']> {
-  if (!isObject(page)) wrongArgument(fn, 'the "page" of the filter', '{ limit, offset, after? }', page);
+  if (!isObject(page)) wrongArgument(fn, 'the "page" of the filter', '{ limit, offset, after?, cursor? }', page);
   if (!Number.isSafeInteger(page.limit) || (page.limit as number) < 1) wrongArgument(fn, 'the "limit" of the page', 'a whole number of at least 1', page.limit);
   if (!Number.isSafeInteger(page.offset) || (page.offset as number) < 0) wrongArgument(fn, 'the "offset" of the page', 'a whole number of at least 0', page.offset);
+  const cursor = ownField(page, 'cursor');
+  if (cursor !== undefined && (!isObject(cursor) || typeof cursor.schema !== 'string' || !sort.some((field) => field.key === cursor.key))) {
+    wrongArgument(fn, 'the "cursor" of the page', '{ key, schema }, as check makes it: the cursor key, one of the sort keys, and the schema\'s print', cursor);
+  }
   const after = ownField(page, 'after');
   if (after === undefined) return;
   if (!isObject(after) || !Array.isArray(after.values) || typeof after.key !== 'string') wrongArgument(fn, 'the "after" of the page', '{ values, key }, as check makes it', after);
   const values = after.values as unknown[];
   if (values.length !== sort.length) wrongArgument(fn, 'the values of "after"', `one per sort key (${sort.length})`, values);
   for (const [i, field] of sort.entries()) {
-    if (!fits(values[i], field)) wrongArgument(fn, `the value of "after" for the sort key ${JSON.stringify(field.key)}`, `a value of type ${field.type}, or null`, values[i]);
+    if (!fitsKey(values[i], field.type)) wrongArgument(fn, `the value of "after" for the sort key ${JSON.stringify(field.key)}`, `a value of type ${field.type}, or null`, values[i]);
   }
   if (!sort.some((field) => field.key === after.key)) wrongArgument(fn, 'the "key" of "after"', 'the cursor key, one of the sort keys', after.key);
 }

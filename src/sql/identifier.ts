@@ -1,3 +1,6 @@
+import type { Field } from '../schema/define';
+import type { TextComparison } from './text';
+
 /** A table name: `'invoices'`, `'public.invoices'`, or its parts when a part holds a dot: `['public', 'my.table']`. */
 export type QualifiedName = string | readonly string[];
 
@@ -24,4 +27,14 @@ export function quoteQualified(name: QualifiedName, what: string): string {
 export function lastPart(name: QualifiedName): string {
   const parts = typeof name === 'string' ? name.split('.') : name;
   return parts[parts.length - 1] ?? '';
+}
+
+/**
+ * A field's part of an index name; `_ci_` and the folding where its expression is folded,
+ * which must be named apart from the plain one and the other foldings', or IF NOT EXISTS
+ * would take one for the other.
+ */
+export function indexedName(field: Field, text: TextComparison, purpose = ''): string {
+  const folded = text.caseInsensitive && (field.type === 'string' || field.type === 'id');
+  return `${field.path}${purpose}${folded ? `_ci_${text.folding}` : ''}`;
 }

@@ -1,16 +1,13 @@
 import { expectFilter, expectSort } from '../filter/guard';
-import { ownCopy, ownField, ownOptions, wrongArgument } from '../arguments/arguments';
+import { ownField, ownOptions, wrongArgument } from '../arguments/arguments';
 import type { CaseOptions, Filter } from '../filter/filter';
-import { documentCondition, type DocumentTarget } from './document';
+import { dialectOf, type SqlTarget } from './target';
 import { keysetPredicate } from './keyset';
 import { orderBy } from './order';
-import { typedCondition } from './typed';
 import { numbered, Parameters, templated, type SqlValue } from './parameters';
-import { relationalCondition, type RelationalTarget } from './relational';
 import { CASE_FOLDINGS, type CaseFolding, type TextComparison } from './text';
 
-/** Where the items are: a table with a column per field, or a `jsonb` column of whole items. */
-export type SqlTarget = RelationalTarget | DocumentTarget;
+export type { SqlTarget };
 
 /** Options of `toSql`: `caseInsensitive` of `compile`, with the same meaning, where the placeholders start, how case folds, and the tie-breaker. */
 export interface SqlOptions extends CaseOptions {
@@ -101,31 +98,21 @@ function translate(filter: Filter, target: SqlTarget, options: SqlOptions | unde
   // A hand-built filter of the shape before sorting has no sort: nothing to order by.
   const sort = ownField(filter, 'sort');
   if (sort !== undefined) expectSort('toSql', sort);
-  if (typeof target !== 'object' || target === null) {
-    wrongArgument('toSql', 'the target', '{ columns, table?, arrays? } for a table, or { document, table? } for a jsonb column', target);
-  }
-  target = ownCopy(target);
+  const dialect = dialectOf('toSql', target);
   const tieBreaker = options?.tieBreaker === undefined ? [] : typeof options.tieBreaker === 'string' ? [options.tieBreaker] : options.tieBreaker;
   if (!Array.isArray(tieBreaker)) wrongArgument('toSql', '"tieBreaker"', 'a column name or an array of column names', tieBreaker);
   const params = new Parameters();
   const text = textComparison(options, ownField(filter, 'caseInsensitive'));
-  if ('document' in target && target.typed !== undefined && typeof target.typed !== 'boolean') wrongArgument('toSql', 'the target\'s "typed"', 'true or false', target.typed);
-  const conditions = filter.conditions.map((condition) =>
-    'document' in target
-      ? target.typed === true
-        ? typedCondition(target, condition, text, params)
-        : documentCondition(target, condition, text, params)
-      : relationalCondition(target, condition, text, params),
-  );
+  const conditions = filter.conditions.map((condition) => dialect.condition(condition, text, params));
   // A cursor page: the rows after the cursor, in the order below (its keys end with the cursor key).
   const page = ownField(filter, 'page');
   const after = page === undefined ? undefined : ownField(page, 'after');
-  if (after !== undefined) conditions.push(keysetPredicate(filter.sort, after.values, target, text, params));
+  if (after !== undefined) conditions.push(keysetPredicate(filter.sort, after.values, dialect, text, params));
   return {
     text: conditions.length === 0 ? 'TRUE' : `(${conditions.join(' AND ')})`,
     values: params.values,
     // A hand-built filter of the shape before sorting has no sort: nothing to order by.
-    orderBy: orderBy(sort ?? [], target, text, tieBreaker),
+    orderBy: orderBy(sort ?? [], dialect, text, Object.hasOwn(target, 'table') ? target.table : undefined, tieBreaker),
   };
 }
 

@@ -1,10 +1,13 @@
 import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, DateTest, NumberTest } from '../filter/filter';
-import { lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
+import type { Field } from '../schema/define';
+import { cursorKey } from '../values/order';
+import type { Constraint, Dialect, Index, KeyField } from './dialect';
+import { indexedName, lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
 import { nextDouble } from '../values/number';
-import { textTests, type TextComparison } from './text';
+import { foldText, textParts, textTests, type TextComparison } from './text';
 
 /**
  * A table with a column per field. Expected column types:
@@ -12,10 +15,15 @@ import { textTests, type TextComparison } from './text';
  *   its btree index. `numeric` and integer columns work too and keep their index; they
  *   compare as exact decimals, which agrees with the evaluator for values of at most 15
  *   significant digits, and for the shortest decimal of any double (numbers written
- *   from JS);
+ *   from JS). A sort orders by the column's double (`col::float8`, no cast at all on a
+ *   `float8` column), which a `numeric` column must hold: values within ±1.8e308;
  * - strings: `text` or `varchar`, with a deterministic collation (every built-in one is);
  * - ref ids: `text`; an integer column works too, since ids compare as `column::text`;
- * - dates: `timestamptz`.
+ * - dates: `timestamptz`, sorted by their instant to the millisecond, as JavaScript's
+ *   `Date` holds them (a page after a cursor made from a `Date` starts after its row).
+ *
+ * `sqlConstraints` gives the CHECK constraints that keep out what no JavaScript value
+ * is (NaN and the infinities, which the evaluator reads as no number or no date).
  */
 export interface RelationalTarget {
   /**
@@ -42,6 +50,43 @@ export interface ChildTable {
   readonly foreignKey: string;
   /** The column of each element field, by its path within the element: `{ amount: 'amount', 'itemRef.id': 'item_id' }`. */
   readonly columns: Readonly<Record<string, string>>;
+}
+
+/**
+ * The relational dialect (see `Dialect`): each field is its column, a sort key the
+ * column's own value, so that the keyset step is the plain row comparison a Postgres user
+ * writes, `((total_amount IS NULL), total_amount, id) > (false, $1, $2)`, which an index
+ * on the same columns serves as one range.
+ */
+export function relationalDialect(target: RelationalTarget): Dialect {
+  const table = target.table === undefined ? undefined : quoteQualified(target.table, 'the table');
+  const orderKey = (field: KeyField, text: TextComparison): string[] => {
+    const col = qualify(table, column(target.columns, field.key, field.key));
+    switch (field.type) {
+      case 'number':
+        return [`${col}::float8`];
+      case 'date':
+        return [`date_trunc('milliseconds', ${col} AT TIME ZONE 'UTC')`];
+      case 'string':
+        return textParts(col, text);
+      case 'id':
+        return textParts(`${col}::text`, text);
+    }
+  };
+  return {
+    prefix: '',
+    condition: (condition, text, params) => relationalCondition(target, condition, text, params),
+    orderKey,
+    cursorKey(field, value, text, params) {
+      const key = cursorKey(value, field.type);
+      if (key === undefined) return undefined;
+      if (field.type === 'number') return [params.add(key, 'float8')];
+      if (field.type === 'date') return [params.add(timestamptz(key as number), 'timestamp')];
+      return textParts(params.add(key, 'text'), text);
+    },
+    filterIndexes: (table, fields, text) => relationalIndexes(table, target, fields, text),
+    constraints: (table, fields) => relationalConstraints(table, target, fields),
+  };
 }
 
 /**
@@ -144,4 +189,43 @@ export function timestamptz(ms: number): string {
   const iso = new Date(ms).toISOString();
   if (ms < YEAR_ONE) return `0001${iso.slice(4)} BC`;
   return iso.startsWith('+') ? iso.slice(2) : iso;
+}
+
+/** Each field's table (the parent's, or its array's child table) and column, as `sqlIndexes` and `sqlConstraints` name them. */
+function placeOf(parent: QualifiedName, target: RelationalTarget, field: Field): { table: QualifiedName; column: string } {
+  if (field.array === undefined) return { table: parent, column: column(target.columns, field.path, field.path) };
+  const child = Object.hasOwn(target.arrays ?? {}, field.array) ? target.arrays![field.array] : undefined;
+  if (child === undefined) throw new TypeError(`sqlIndexes: the target has no child table for the array "${field.array}" (sqlConstraints and sqlIndexes need one for each).`);
+  return { table: child.table, column: column(child.columns, field.path.slice(field.array.length + 1), field.path) };
+}
+
+/** Each field's column as its filters compare it (ids as `col::text`, text folded with `caseInsensitive`), and on each child table its foreign key. */
+function relationalIndexes(parent: QualifiedName, target: RelationalTarget, fields: readonly Field[], text: TextComparison): Index[] {
+  const indexes: Index[] = [];
+  for (const field of fields) {
+    const { table, column: col } = placeOf(parent, target, field);
+    if (field.array !== undefined) {
+      const { foreignKey } = target.arrays![field.array]!;
+      indexes.push({ table, name: `${field.array}_${foreignKey.replaceAll('"', '')}`, expression: quoteIdentifier(foreignKey, `the foreign key of array "${field.array}"`) });
+    }
+    const compared = field.type === 'string' ? foldText(col, text) : field.type === 'id' ? foldText(`${col}::text`, text) : col;
+    indexes.push({ table, name: indexedName(field, text), expression: compared === col ? col : `(${compared})` });
+  }
+  return indexes;
+}
+
+/**
+ * What no JavaScript value is, kept out of the columns: a number that is not a finite
+ * double (NaN, ±Infinity; a `numeric` past the doubles fails its cast to `float8`), a
+ * date that is not finite. Strings and ids need nothing.
+ */
+function relationalConstraints(parent: QualifiedName, target: RelationalTarget, fields: readonly Field[]): Constraint[] {
+  const constraints: Constraint[] = [];
+  for (const field of fields) {
+    if (field.type !== 'number' && field.type !== 'date') continue;
+    const { table, column: col } = placeOf(parent, target, field);
+    const check = field.type === 'number' ? `${col}::float8 BETWEEN -${MAX_DOUBLE} AND ${MAX_DOUBLE}` : `isfinite(${col})`;
+    constraints.push({ table, name: field.path, check });
+  }
+  return constraints;
 }

@@ -85,6 +85,18 @@ export function textKey(expression: string, text: TextComparison): string {
 }
 
 /**
+ * The parts a text sort key orders by (`keyParts`): the text by code point, or with
+ * `caseInsensitive` its folded form, then the text itself, so that texts equal but for
+ * case are still two places in the order.
+ */
+export function textParts(expression: string, text: TextComparison): string[] {
+  const exact = textKey(expression, EXACT);
+  return text.caseInsensitive ? [textKey(expression, text), exact] : [exact];
+}
+
+const EXACT: TextComparison = { caseInsensitive: false };
+
+/**
  * The escape character of our `LIKE` patterns, a backslash, written as an `E''` string
  * so that it reads the same whatever `standard_conforming_strings` is.
  */

@@ -1,44 +1,50 @@
 import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
-import type { Condition, DateTest, NumberTest, TextTest } from '../filter/filter';
-import type { FieldType } from '../schema/define';
+import type { Condition, CursorValue, DateTest, NumberTest, TextTest } from '../filter/filter';
+import type { Field, FieldType } from '../schema/define';
 import { MAX_MS as END_MS } from '../values/date';
-import { documentColumn, documentCondition, valueAt, type DocumentTarget } from './document';
+import { idText } from '../values/order';
+import type { Constraint, Dialect, Index } from './dialect';
+import { documentColumn, documentCondition, OVERFLOW, TINY_INVERSE, valueAt, type DocumentTarget } from './document';
+import { indexedName, quoteIdentifier, type QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
 import { decimalRange } from './rounding';
-import { folder, likeTest, textKey, type TextComparison } from './text';
+import { folder, likeTest, textKey, textParts, type TextComparison } from './text';
 
 /**
  * The typed document target (`{ document, typed: true }`, reference §14.1): a `jsonb`
  * column whose values have the schema's JSON types. Each field is read through one
  * expression of the document path alone (`typedComparand`), which no value of another
- * type passes a test of: the filters compare it with bound values, `ORDER BY` sorts by
- * it (a number by `typedValue`, which puts JSON null last), and `sqlIndexes` indexes
- * the comparand and, with its NULL flag, the sort key, so a b-tree index serves each
- * filter and each sort. Equality on a
- * string or id is also a containment test (`doc @> '{"status":"paid"}'`), which one GIN
- * `jsonb_path_ops` index on the whole column serves for every field.
+ * type passes a test of: the filters compare it with bound values, and `sqlIndexes`
+ * indexes it, so a b-tree index serves each filter. Equality on a string or id is also a
+ * containment test (`doc @> '{"status":"paid"}'`), which one GIN `jsonb_path_ops` index
+ * on the whole column serves for every field. A sort orders by the field's key
+ * (`typedKey`), which `sqlIndexes` indexes with its NULL flag.
  *
  * The canonical forms, what the target reads as a value of the field's type:
  * - number: a JSON number (compared exactly with the bounds of the double's rounding
- *   interval, as `compile` compares the double `JSON.parse` makes of it);
+ *   interval, as `compile` compares the double `JSON.parse` makes of it; ordered by that
+ *   double, so that two spellings of one double tie);
  * - string: a JSON string;
  * - id: a JSON string, or a JSON number whose value is an integer of at most 2^53 − 1
  *   (read as its decimal digits);
  * - date: a JSON string `YYYY-MM-DD` (the UTC day's start) or `YYYY-MM-DDThh:mm:ss`
  *   with an optional fraction of 1 to 9 digits (UTC, no offset: the real API's form),
  *   a real calendar date. Such strings compare by code point as their instants do (to
- *   the millisecond, as `compile` truncates them), so a date is compared and sorted as
- *   text, with no conversion. Only the shape is checked per row (`DATE_SHAPES`): the
- *   form and the calendar, checked part by part, read the value once per part and made
- *   a scan of every row cost 8 to 11 times the hand-written comparison. So a string that
- *   starts like a date without being a canonical one (`2023-02-30`, an offset) is
- *   compared by its text; the contract is that the dates are canonical.
- * A value of another type (or a string not shaped like a date) never matches, and sorts
- * last, but for a number field, where `jsonb` puts strings first and booleans, arrays
- * and objects after the numbers (missing and null values sort last). Two
- * spellings of one value (`2020-12-31` and `2020-12-31T00:00:00`; two decimals of one
- * double) are ordered by their text where `sortItems` ties them.
+ *   the millisecond, as `compile` truncates them), so a date is compared as text, with
+ *   no conversion, and ordered by its text written out to the millisecond
+ *   (`YYYY-MM-DDThh:mm:ss.sss`), so that two spellings of one instant tie. Only the
+ *   shape is checked per row (`DATE_SHAPES`): the form and the calendar, checked part
+ *   by part, read the value once per part and made a scan of every row cost 8 to 11
+ *   times the hand-written comparison. So a string that starts like a date without being
+ *   a canonical one (`2023-02-30`, an offset) is compared by its text.
+ *
+ * `sqlConstraints` gives the CHECK constraints that keep every other value out of the
+ * table on write; under them the target's answers are `compile`'s and its order
+ * `sortItems`'. Without them a value of another type never matches and sorts last (a
+ * date-shaped string by its text), nothing raises, and a walk through the pages by cursor
+ * still returns each row once: a cursor holds the item's own values (`CursorValue`),
+ * which `typedKey` reads as it read the row.
  */
 
 /**
@@ -51,45 +57,218 @@ import { folder, likeTest, textKey, type TextComparison } from './text';
 // module shares a chunk of dist/ with what a browser loads up front (test/client/bundle.test.ts).
 const DATE_SHAPES = "ARRAY['2___-__-__%', '1___-__-__%', '0___-__-__%', '3___-__-__%', '4___-__-__%', '5___-__-__%', '6___-__-__%', '7___-__-__%', '8___-__-__%', '9___-__-__%']";
 
+/** `DATE_SHAPES` in JavaScript, as the order key's regular expression: a digit, three characters, `-`, two, `-`, two (code points, as `LIKE`'s `_` counts them). */
+const DATE_SHAPE = /^[0-9].{3}-.{2}-.{2}/su;
+
+/** A date-shaped text of a document, or NULL. */
+function shapedDate(raw: string): string {
+  return `CASE WHEN ${raw} COLLATE "C" LIKE ANY (${DATE_SHAPES}) THEN ${raw} END`;
+}
+
+/** A string's text, NULL for another JSON type. */
+function stringText(json: string, raw: string): string {
+  return `CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`;
+}
+
 /**
- * The one expression a field of a typed document is read through, from `source` (the
- * document column, or an array element). Strings and ids are text under `COLLATE "C"`
- * (folded with `caseInsensitive`), dates their text when it has a date's shape, each
- * NULL for a value of another type (or shape); numbers the `jsonb` value itself, NULL
- * for JSON null (`jsonb` orders numbers numerically, and apart from every other type).
+ * An id's text: a string, or a JSON number whose double is a safe integer, as its digits
+ * (what `idText` makes of the number `JSON.parse` gives). Read through the double, so
+ * that the id of a cursor made from the item is the row's: a number at most 2^-1075 from
+ * 0 is 0, and the `float8` cast only meets numbers it can take.
  */
-export function typedValue(source: string, path: readonly string[], type: FieldType, comparison: TextComparison): string {
-  const { json, raw } = valueAt(source, path);
-  switch (type) {
-    case 'number':
-      // Not a CASE on jsonb_typeof: only JSON null must be NULL, to sort last (see
-      // `typedComparand` for what the filters compare).
-      return `NULLIF(${json}, 'null')`;
-    case 'date':
-      return `(CASE WHEN ${raw} COLLATE "C" LIKE ANY (${DATE_SHAPES}) THEN ${raw} END) COLLATE "C"`;
-    case 'string':
-      return textKey(`CASE WHEN jsonb_typeof(${json}) = 'string' THEN ${raw} END`, comparison);
-    case 'id':
-      return textKey(`CASE jsonb_typeof(${json}) WHEN 'string' THEN ${raw} WHEN 'number' THEN ${integerText(json)} END`, comparison);
-  }
+function idOf(json: string, raw: string): string {
+  const n = `(${json})::numeric`;
+  const f = `(${n})::float8`;
+  return (
+    `CASE jsonb_typeof(${json}) WHEN 'string' THEN ${raw} WHEN 'number' THEN ` +
+    `CASE WHEN abs(${n}) < 0.5 THEN CASE WHEN abs(${n}) * ${TINY_INVERSE} <= 1 THEN '0' END ` +
+    `WHEN abs(${n}) < 9007199254740992 AND ${f} = trunc(${f}) AND abs(${f}) <= ${Number.MAX_SAFE_INTEGER} THEN ${f}::bigint::text END END`
+  );
+}
+
+/**
+ * A JSON number's double (what `JSON.parse` makes of it), NULL for another JSON type or a
+ * number past the doubles. The common numbers (normal doubles from 1e-300 to 1e300, by
+ * `jsonb`'s own order, which puts every other JSON type outside the two ranges) are cast
+ * as they are. The rest are decided exactly, where the `float8` cast would raise (an
+ * infinite double, a nonzero number that rounds to 0) or round wrongly (some builds'
+ * `strtod`, PGlite's, rounds a negative decimal just past the midpoint of two subnormals
+ * to the wrong one, or to -0: the magnitude is cast, then the sign put back).
+ */
+function doubleOf(json: string): string {
+  const n = `(${json})::numeric`;
+  const a = `abs(${n})`;
+  return (
+    `CASE WHEN ${json} BETWEEN '1e-300' AND '1e300' OR ${json} BETWEEN '-1e300' AND '-1e-300' THEN (${json})::float8 ` +
+    `WHEN jsonb_typeof(${json}) = 'number' THEN CASE WHEN ${a} * ${TINY_INVERSE} <= 1 THEN 0 WHEN ${a} < ${OVERFLOW} THEN sign(${n})::float8 * ${a}::float8 END END`
+  );
 }
 
 /**
  * The expression a filter compares for a field of a typed document, which `sqlIndexes`
- * indexes: `typedValue`, but for a number the `jsonb` value itself. Its comparisons with
- * two numbers keep every other JSON type out, JSON null included (`jsonb` orders null and
- * strings before the numbers), so the `NULLIF` that makes the sort put null last would
- * only cost: at 1M rows, a scan comparing `NULLIF(v, 'null')` took 1.47× the
- * hand-written `(doc->>'totalAmount')::numeric`, comparing `v` 1.07×.
+ * indexes: a number's `jsonb` value itself, whose comparisons with two numbers keep every
+ * other JSON type out (`jsonb` orders null and strings before the numbers, booleans,
+ * arrays and objects after them); a date's text when it has a date's shape; a string's
+ * or an id's text under `COLLATE "C"`, folded with `caseInsensitive`; each NULL for a
+ * value of another type (or shape).
  */
 export function typedComparand(source: string, path: readonly string[], type: FieldType, comparison: TextComparison): string {
-  return type === 'number' ? valueAt(source, path).json : typedValue(source, path, type, comparison);
+  const { json, raw } = valueAt(source, path);
+  switch (type) {
+    case 'number':
+      return json;
+    case 'date':
+      return `(${shapedDate(raw)}) COLLATE "C"`;
+    case 'string':
+      return textKey(stringText(json, raw), comparison);
+    case 'id':
+      return textKey(idOf(json, raw), comparison);
+  }
 }
 
-/** A JSON number's decimal digits when it is an integer of at most 2^53 − 1 (the ids `compile` reads), else NULL. */
-function integerText(json: string): string {
-  const n = `(${json})::numeric`;
-  return `CASE WHEN ${n} = trunc(${n}) AND abs(${n}) <= ${Number.MAX_SAFE_INTEGER} THEN trunc(${n})::text END`;
+/**
+ * The sort key of a field of a typed document (`Dialect.orderKey`), from its `jsonb` and
+ * its text: a number's double (`doubleOf`), a date's text written out to the millisecond
+ * (`2023-01-09` is `2023-01-09T00:00:00.000`: every canonical spelling of an instant is
+ * one key, ordered as the instants), a string's or an id's parts (`textParts`), whose
+ * first is the comparand.
+ */
+export function typedKey(type: FieldType, json: string, raw: string, text: TextComparison): string[] {
+  switch (type) {
+    case 'number':
+      return [doubleOf(json)];
+    case 'date':
+      // The shape as a regular expression (`DATE_SHAPES` means the same): one term, where the order key is written several times a statement.
+      return [`(CASE WHEN ${raw} ~ '^[0-9].{3}-.{2}-.{2}' THEN left(${raw} || substr('T00:00:00.000', length(${raw}) - 9), 23) END) COLLATE "C"`];
+    case 'string':
+      return textParts(stringText(json, raw), text);
+    case 'id':
+      return textParts(idOf(json, raw), text);
+  }
+}
+
+/**
+ * The key `typedKey` makes of a cursor value (`CursorValue`, the item's own value), in
+ * JavaScript, or `undefined` where it makes NULL: a number's double, an id's text, a
+ * string; a date's text (a number being a `Date`'s instant, its ISO text) written out to
+ * the millisecond as `typedKey` writes it, its characters counted as Postgres counts them
+ * (code points).
+ */
+function typedKeyOf(value: CursorValue, type: FieldType): number | string | undefined {
+  switch (type) {
+    case 'number':
+      return typeof value === 'number' ? value : undefined;
+    case 'date': {
+      const text = typeof value === 'number' ? new Date(value).toISOString() : value;
+      if (typeof text !== 'string' || !DATE_SHAPE.test(text)) return undefined;
+      return Array.from(text + 'T00:00:00.000'.slice(Array.from(text).length - 10))
+        .slice(0, 23)
+        .join('');
+    }
+    case 'string':
+      return typeof value === 'string' ? value : undefined;
+    case 'id':
+      return idText(value);
+  }
+}
+
+/** The typed document dialect (see `Dialect`, and above for what it reads). */
+export function typedDialect(target: DocumentTarget): Dialect {
+  const document = documentColumn(target);
+  return {
+    prefix: `${target.document}_`,
+    condition: (condition, text, params) => typedCondition(target, condition, text, params),
+    orderKey(field, text) {
+      const { json, raw } = valueAt(document, field.path);
+      return typedKey(field.type, json, raw, text);
+    },
+    cursorKey(field, value, text, params) {
+      const key = typedKeyOf(value, field.type);
+      if (key === undefined) return undefined;
+      if (field.type === 'number') return [params.add(key, 'float8')];
+      return field.type === 'date' ? [`${params.add(key, 'text')} COLLATE "C"`] : textParts(params.add(key, 'text'), text);
+    },
+    filterIndexes: (table, fields, text) => typedIndexes(table, target, fields, text),
+    constraints: (table, fields) => typedConstraints(table, target, fields),
+  };
+}
+
+/**
+ * Each top-level field's comparand (`typedComparand`), which serves its filters, and one
+ * GIN `jsonb_path_ops` index on the column, which serves string and id equality anywhere
+ * in the document, child arrays included (their other tests are not served by any index
+ * of a document: a relational child table is).
+ */
+function typedIndexes(table: QualifiedName, target: DocumentTarget, fields: readonly Field[], text: TextComparison): Index[] {
+  const document = quoteIdentifier(target.document, 'the document column');
+  const indexes: Index[] = [];
+  // Case-sensitive string and id equality is containment, anywhere in the document.
+  if (!text.caseInsensitive) indexes.push({ table, name: 'gin', expression: `${document} jsonb_path_ops`, method: 'gin' });
+  for (const field of fields) {
+    if (field.array === undefined) indexes.push({ table, name: indexedName(field, text), expression: `(${typedComparand(document, field.names, field.type, text)})` });
+  }
+  return indexes;
+}
+
+/**
+ * A canonical date of the typed target, the calendar included (the days of each month,
+ * February 29th of the leap years only): `YYYY-MM-DD`, optionally `Thh:mm:ss` and a
+ * fraction of 1 to 9 digits, no offset. For `~` and for a jsonpath `like_regex` alike (no
+ * backslash, no quote).
+ */
+const CANONICAL_DATE =
+  '^([0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|[0-9]{4}-(0[13-9]|1[0-2])-(29|30)|[0-9]{4}-(0[13578]|1[02])-31|' +
+  '([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00|0000)-02-29)' +
+  '(T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,9})?)?$';
+
+/**
+ * The CHECK of each field under which the typed target reads the documents exactly
+ * (reference §14.1): its value, where there is one, is JSON null or of the field's JSON
+ * type, a date in its canonical form and a real calendar day, an id that is a number an
+ * integer of at most 2^53 − 1. In a child array, every element's value alike (a jsonpath
+ * over the elements: a CHECK holds no subquery).
+ */
+function typedConstraints(table: QualifiedName, target: DocumentTarget, fields: readonly Field[]): Constraint[] {
+  const document = quoteIdentifier(target.document, 'the document column');
+  return fields.map((field) => {
+    if (field.array === undefined) {
+      const { json, raw } = valueAt(document, field.names);
+      return { table, name: field.path, check: topLevelCheck(field.type, json, raw) };
+    }
+    const list = `${document}->'${field.array}'`;
+    const bad = `exists(@) && !(${elementCheck(field.type)})`.replaceAll('@', `@${field.names.map((name) => `."${name}"`).join('')}`);
+    return { table, name: field.path, check: `jsonb_typeof(${list}) IS DISTINCT FROM 'array' OR NOT jsonb_path_exists(${list}, '$[*] ? (${bad})')` };
+  });
+}
+
+/** A top-level value of a type that the typed target reads exactly: NULL (missing) passes, as a CHECK's NULL does. */
+function topLevelCheck(type: FieldType, json: string, raw: string): string {
+  const kind = `jsonb_typeof(${json})`;
+  switch (type) {
+    case 'number':
+      return `${kind} IN ('number', 'null')`;
+    case 'string':
+      return `${kind} IN ('string', 'null')`;
+    case 'date':
+      return `${kind} = 'null' OR ${kind} = 'string' AND ${raw} ~ '${CANONICAL_DATE}'`;
+    case 'id':
+      return `${kind} IN ('string', 'null') OR ${kind} = 'number' AND (${json})::numeric = trunc((${json})::numeric) AND abs((${json})::numeric) <= ${Number.MAX_SAFE_INTEGER}`;
+  }
+}
+
+/** The jsonpath of an element's value (`@`) of a type that the typed target reads exactly. */
+function elementCheck(type: FieldType): string {
+  const kind = (name: string) => `@.type() == "${name}"`;
+  switch (type) {
+    case 'number':
+      return `${kind('number')} || ${kind('null')}`;
+    case 'string':
+      return `${kind('string')} || ${kind('null')}`;
+    case 'date':
+      return `${kind('null')} || ${kind('string')} && @ like_regex "${CANONICAL_DATE}"`;
+    case 'id':
+      return `${kind('string')} || ${kind('null')} || ${kind('number')} && @.floor() == @ && @.abs() <= ${Number.MAX_SAFE_INTEGER}`;
+  }
 }
 
 /**

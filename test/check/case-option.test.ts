@@ -36,7 +36,8 @@ describe('check: caseInsensitive', () => {
 
   it('is followed by sortItems', () => {
     const order = (filter: Filter, caseInsensitive?: boolean) => sortItems(items, filter, caseInsensitive === undefined ? undefined : { caseInsensitive }).map((i) => i.name);
-    expect(order(filterOf('orderBy=name', true))).toEqual(['acme', 'ACME', 'alpha', 'Beta']);
+    // Folded, ACME and acme come together, in code point order between them (issue 32).
+    expect(order(filterOf('orderBy=name', true))).toEqual(['ACME', 'acme', 'alpha', 'Beta']);
     expect(order(filterOf('orderBy=name'))).toEqual(['ACME', 'Beta', 'acme', 'alpha']);
     expect(order(filterOf('orderBy=name', true), false)).toEqual(['ACME', 'Beta', 'acme', 'alpha']);
   });

@@ -68,7 +68,12 @@ describe('after', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(page('orderBy=-totalAmount&limit=2')).toEqual(['c', 'a']);
     expect(page(`orderBy=-totalAmount&limit=2&after=${token}`)).toEqual(['b', 'd']);
-    expect(accepted(`orderBy=-totalAmount&limit=2&after=${token}`, schema).page).toEqual({ limit: 2, offset: 0, after: { values: [5, 'a'], key: 'id' } });
+    expect(accepted(`orderBy=-totalAmount&limit=2&after=${token}`, schema).page).toEqual({
+      limit: 2,
+      offset: 0,
+      after: { values: [5, 'a'], key: 'id' },
+      cursor: { key: 'id', schema: expect.stringMatching(/^[0-9a-z]+$/) },
+    });
   });
 
   it('holds whatever order the parameters came in, and whatever the limit', () => {
@@ -158,9 +163,9 @@ export const walkItems = fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4 }
       fc.record(
         {
           id: fc.constant(id),
-          n: fc.oneof(fc.integer({ min: -2, max: 2 }), fc.constantFrom(0.5, '1', 'x', null)),
-          d: fc.constantFrom('2023-01-01', '2023-01-02T10:00:00', '2022-12-31', 'nope', 3),
-          s: fc.constantFrom('a', 'B', 'b', 'é', '', 7),
+          n: fc.oneof(fc.integer({ min: -2, max: 2 }), fc.constantFrom(0.5, '1', '1.0', '1e400', 'x', null, Infinity, NaN, -0, 1e21, '1e21')),
+          d: fc.constantFrom('2023-01-01', '2023-01-01T00:00:00', '2023-01-02T10:00:00', '2023-01-02T11:00:00+01:00', new Date('2023-01-02T10:00:00Z'), '2022-12-31', '2023-02-30', 'nope', 3),
+          s: fc.constantFrom('a', 'A', 'B', 'b', 'é', 'É', '', 7),
           r: fc.record({ id: fc.oneof(fc.constantFrom('1', '2', 'x'), fc.integer({ min: 0, max: 3 })) }),
         },
         { requiredKeys: ['id'] },
@@ -176,11 +181,11 @@ export const walkSorts = fc
   .map((keys) => keys.join(','));
 
 describe('a walk through every page by cursor', () => {
-  it('yields each matching item exactly once, in sortItems order', () => {
+  it('yields each matching item exactly once, in sortItems order, on any data, case folded or not', () => {
     fc.assert(
-      fc.property(walkItems, walkSorts, fc.integer({ min: 1, max: 7 }), fc.boolean(), (data, orderBy, limit, filtered) => {
+      fc.property(walkItems, walkSorts, fc.integer({ min: 1, max: 7 }), fc.boolean(), fc.boolean(), (data, orderBy, limit, filtered, caseInsensitive) => {
         const query = { ...(filtered ? { n: 'gte:0' } : {}), ...(orderBy === '' ? {} : { orderBy }), limit: String(limit) };
-        const first = check(query, walkSchema);
+        const first = check(query, walkSchema, { caseInsensitive });
         if (!first.ok) throw new Error(JSON.stringify(first.errors));
         const matches = data.filter(compile(first.value));
         const seen: unknown[] = [];
@@ -189,7 +194,7 @@ describe('a walk through every page by cursor', () => {
           const got = pageItems(matches, filter);
           seen.push(...got);
           if (got.length < limit) break;
-          const next = check({ ...query, after: nextCursor(filter, got.at(-1)) }, walkSchema);
+          const next = check({ ...query, after: nextCursor(filter, got.at(-1)) }, walkSchema, { caseInsensitive });
           if (!next.ok) throw new Error(JSON.stringify(next.errors));
           filter = next.value;
         }
@@ -197,6 +202,72 @@ describe('a walk through every page by cursor', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  // Issue 32, item 1: the cursor held the folded key, so "a" and "A" were one place and the walk went a, b, c.
+  it('keeps the rows whose keys differ only in case, with caseInsensitive', () => {
+    const letters = ['a', 'A', 'b', 'B', 'c', 'C'].map((id) => ({ id }));
+    for (const caseInsensitive of [true, false]) {
+      const checked = (q: string) => {
+        const result = check(q, walkSchema, { caseInsensitive });
+        if (!result.ok) throw new Error(JSON.stringify(result.errors));
+        return result.value;
+      };
+      const walked: string[] = [];
+      let filter = checked('limit=1');
+      for (let page = pageItems(letters, filter); page.length > 0; page = pageItems(letters, filter)) {
+        walked.push(page[0]!.id);
+        filter = checked(`limit=1&after=${nextCursor(filter, page[0])}`);
+      }
+      expect(walked).toEqual(caseInsensitive ? ['A', 'a', 'B', 'b', 'C', 'c'] : ['A', 'B', 'C', 'a', 'b', 'c']);
+    }
+  });
+});
+
+describe('a cursor is bound to its schema (issue 32, item 4)', () => {
+  const spec = { fields: { id: { type: 'string', sortable: true }, total: { type: 'number', sortable: true } }, paging: { cursor: { key: 'id' } } } as const;
+  const invoices = defineSchema(spec);
+  const deposits = defineSchema({ ...spec, fields: { ...spec.fields, memo: 'string' } });
+  const token = nextCursor(accepted('orderBy=total&limit=2', invoices), { id: 'a', total: 5 });
+
+  it('another schema\'s cursor of the same query is INVALID_CURSOR', () => {
+    expectDiagnostic('INVALID_CURSOR', { ...cursorRow(`orderBy=total&limit=2&after=${token}`, token), schema: deposits });
+    expect(() => query(deposits).orderBy('total').limit(2).after(token).toFilter()).toThrow(/no cursor of this query/);
+  });
+
+  it('holds for the same schema, and for one defined again alike (another process, a restart)', () => {
+    expect(accepted(`orderBy=total&limit=2&after=${token}`, invoices).page!.after).toEqual({ values: [5, 'a'], key: 'id' });
+    expect(accepted(`orderBy=total&limit=2&after=${token}`, defineSchema(spec)).page!.after).toEqual({ values: [5, 'a'], key: 'id' });
+  });
+});
+
+describe('nextCursor', () => {
+  const filter = accepted('orderBy=-totalAmount&limit=2', schema);
+
+  it.each([undefined, null, 5, 'a', true])('throws a TypeError for an item that is not an object: %s', (item) => {
+    expect(() => nextCursor(filter, item)).toThrow(TypeError);
+    expect(() => nextCursor(filter, item)).toThrow(/nextCursor: the item must be the last item of the page, an object/);
+  });
+
+  it('throws a TypeError for an item without the cursor key: a row whose columns are named otherwise', () => {
+    expect(() => nextCursor(filter, { ID: 'a', total_amount: 5 })).toThrow(/nextCursor: the item has no string at "id", the cursor key \(an object\): pass the item with the schema's field names/);
+    expect(() => nextCursor(filter, { id: 7, totalAmount: 5 })).toThrow(TypeError);
+    expect(() => nextCursor(filter, [])).toThrow(TypeError);
+  });
+
+  it('throws a TypeError for a filter of a schema without cursor paging, or one built by hand without page.cursor', () => {
+    const offsetPaged = defineSchema({ fields: { id: { type: 'string', sortable: true } }, paging: {} });
+    expect(() => nextCursor(accepted('orderBy=id', offsetPaged), { id: 'a' })).toThrow(/nextCursor: the filter must be one of a schema with cursor paging/);
+    const { cursor: _, ...page } = filter.page!;
+    expect(() => nextCursor({ ...filter, page }, items[0])).toThrow(TypeError);
+  });
+
+  it('holds each value as the item has it: a Date as its instant, a numeric string as its number in a string', () => {
+    const dated = accepted('orderBy=issueDate,totalAmount&limit=2', schema);
+    const read = (item: object) => JSON.parse(Buffer.from(nextCursor(dated, item), 'base64url').toString()).slice(1) as unknown[];
+    expect(read({ id: 'a', issueDate: new Date('2023-01-02T10:00:00Z'), totalAmount: '5.00' })).toEqual([Date.parse('2023-01-02T10:00:00Z'), '5', 'a']);
+    expect(read({ id: 'a', issueDate: '2023-01-02T11:00:00+01:00', totalAmount: 5 })).toEqual(['2023-01-02T11:00:00+01:00', 5, 'a']);
+    expect(read({ id: 'a', issueDate: 'nope', totalAmount: 'x' })).toEqual(['nope', null, 'a']);
   });
 });
 

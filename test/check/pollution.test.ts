@@ -17,11 +17,13 @@ const MODULES = {
  * Keys set on both Object.prototype and Array.prototype: array indexes (which Chevrotain's
  * sparse maps read), Chevrotain's token properties, the optional properties of the
  * package's own records, and the options of its functions and the SQL targets' optional
- * properties (each read from what the caller passed alone). Not here: names Node itself reads while loading a module
+ * properties (each read from what the caller passed alone), and those of cursor paging: a
+ * request's `after`, a filter's `caseInsensitive` and `page.cursor`, the client builder's
+ * `limit` and `after` (issue 32; `offset`, which tsx reads as it loads a module, below). Not here: names Node itself reads while loading a module
  * (`get`, `set`, `value`, `path`, `then`, `length`), which break any program, and
  * `CATEGORIES`, which breaks Chevrotain's own module before any code of ours runs.
  */
-const KEYS = ['alias', 'after', 'page', 'caseInsensitive', 'codegen', 'limits', 'params', 'typed', 'document', 'table', 'arrays', 'columns', 'firstParam', 'tieBreaker', 'caseFolding', 'title', 'instance', 'maxDiagnostics', 'style', '0', '1', '2', '3', '5', '34', '59', '65', '256', '768', '1536', 'param', 'problems', 'omitted', 'stopped', 'sort', 'partial', 'removed', 'required', 'sortable', 'array', 'sortParam', 'paging', 'GROUP', 'PUSH_MODE', 'POP_MODE', 'LONGER_ALT', 'LABEL', 'PATTERN', 'categoryMatches', 'isParent', 'cursor', 'codec', 'code'];
+const KEYS = ['alias', 'after', 'page', 'limit', 'key', 'schema', 'values', 'caseInsensitive', 'codegen', 'limits', 'params', 'typed', 'document', 'table', 'arrays', 'columns', 'firstParam', 'tieBreaker', 'caseFolding', 'title', 'instance', 'maxDiagnostics', 'style', '0', '1', '2', '3', '5', '34', '59', '65', '256', '768', '1536', 'param', 'problems', 'omitted', 'stopped', 'sort', 'partial', 'removed', 'required', 'sortable', 'array', 'sortParam', 'paging', 'GROUP', 'PUSH_MODE', 'POP_MODE', 'LONGER_ALT', 'LABEL', 'PATTERN', 'categoryMatches', 'isParent', 'cursor', 'codec', 'code'];
 
 function run(module: string, when: 'before' | 'imported' | 'after' | 'never', keys: readonly string[] = KEYS): unknown {
   const out = execFileSync(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify({ module, when, keys })], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -51,5 +53,13 @@ describe.each(Object.entries(MODULES))('a polluted prototype changes nothing (%s
 describe('get and set, added between the import and the first check (dist)', () => {
   it('change nothing, and stay on both prototypes', () => {
     expect(run(MODULES.dist, 'imported', ['get', 'set'])).toEqual(run(MODULES.dist, 'never'));
+  });
+});
+
+// Issue 32: the client builder wrote an `offset` found on Object.prototype into every query.
+// tsx reads `offset` itself while it loads a module, so it is added once the package is loaded.
+describe('offset, added between the import and the first check (dist)', () => {
+  it('changes nothing', () => {
+    expect(run(MODULES.dist, 'imported', ['offset', 'limit', 'after', 'caseInsensitive'])).toEqual(run(MODULES.dist, 'never'));
   });
 });

@@ -121,6 +121,20 @@ describe('orderBy, limit, offset, param', () => {
     unpaged.offset(10);
   });
 
+  // Issue 32: after() type-checked on a schema without cursor paging, and threw at run time.
+  it('takes a cursor only on a schema that pages by cursor', () => {
+    const cursored = query(defineSchema({ fields: { id: { type: 'string', sortable: true } }, paging: { cursor: { key: 'id' } } }));
+    cursored.limit(10).after('token');
+    // @ts-expect-error this schema pages by offset
+    q.after('token');
+    // @ts-expect-error nor does one without paging
+    query(defineSchema({ fields: { a: 'number' } })).after('token');
+    // @ts-expect-error nor a catalog schema
+    query(invoices).after('token');
+    const any: Schema = schema;
+    query(any).after('token');
+  });
+
   it('sets declared request parameters with their types', () => {
     q.param('businessName', 'Acme').param('startDate', '2023-01-01').param('startDate', new Date()).param('top', 5);
     // @ts-expect-error not declared

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check, defineSchema, sortItems, type Filter } from '../../src/index';
-import { compareCodePoints } from '../../src/eval/sort';
+import { compareCodePoints } from '../../src/values/order';
 
 // reference §9: the order of sortItems.
 
@@ -57,9 +57,14 @@ describe('sortItems', () => {
     const items = ['b', 'B', 'a', '\uFF5E', '\u{1F600}', 'é', 'e', ''].map((name, i) => ({ id: i + 1, name }));
     // '' < 'B' < 'a' < 'b' < 'e' < 'é' (U+E9) < '～' (U+FF5E) < '😀' (U+1F600), though JS's < puts 😀 before ～.
     expect(sortItems(items, sorted('name')).map((i) => i.name)).toEqual(['', 'B', 'a', 'b', 'e', 'é', '\uFF5E', '\u{1F600}']);
-    // Folded, "b" and "B" are equal and keep their input order; "É" folds to "é".
+    // Folded, "b" and "B" are one value and come together, "É" with "é"; among texts equal
+    // but for case, code point order (issue 32: a cursor must tell "a" from "A", two rows).
     const folded = ['b', 'É', 'B', 'a', 'é'].map((name, i) => ({ id: i + 1, name }));
-    expect(ids(sortItems(folded, sorted('name'), { caseInsensitive: true }))).toEqual([4, 1, 3, 2, 5]);
+    expect(ids(sortItems(folded, sorted('name'), { caseInsensitive: true }))).toEqual([4, 3, 1, 2, 5]);
+    expect(ids(sortItems(folded, sorted('-name'), { caseInsensitive: true }))).toEqual([5, 2, 1, 3, 4]);
+    // The same text twice is one key: input order.
+    const twice = ['b', 'B', 'b'].map((name, i) => ({ id: i + 1, name }));
+    expect(ids(sortItems(twice, sorted('name'), { caseInsensitive: true }))).toEqual([2, 1, 3]);
   });
 
   it('orders ref ids as text: a safe integer as its digits', () => {

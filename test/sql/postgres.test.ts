@@ -321,7 +321,7 @@ describe('toSql', () => {
     const cases: [() => unknown, RegExp][] = [
       [() => toSql(undefined as never, target), /the filter must be a Filter \(the value of a successful check\(\) or validate\(\)\), not undefined/],
       [() => toSql({ ok: true, value: filter } as never, target), /must be a Filter .* This is a Result/],
-      [() => toSql(filter, null as never), /the target must be \{ columns, table\?, arrays\? \} for a table, or \{ document, table\? \}/],
+      [() => toSql(filter, null as never), /the target must be \{ columns, table\?, arrays\? \} for a table, or \{ document, table\?, typed\? \}/],
       [() => toSql(filter, 'invoices' as never), /the target must be/],
       [() => toSql(filter, target, 'ci' as never), /the options must be an object \(caseInsensitive, caseFolding, firstParam, tieBreaker\), not the string "ci"/],
       [() => toSql(filter, target, { caseInsensitive: 'yes' as never }), /"caseInsensitive" must be true or false, not the string "yes"/],

@@ -1,5 +1,5 @@
-import { toSql, type CaseFolding } from 'qsfilter';
-import type { Resource } from '../resources';
+import { sqlConstraints, toSql, type CaseFolding } from 'qsfilter';
+import { collections, type Resource } from '../resources';
 import { queryCost, type StoreQueue } from './queue';
 import { UNIQUE_KEYS, type FindQuery, type FindResult, type Item, type Selector, type Store } from './store';
 
@@ -36,7 +36,8 @@ const COLUMNS = [
 
 /**
  * A `Store` in Postgres: one table holds every resource's items, each as a `jsonb`
- * document (so `toSql`'s document target applies, mistyped data included) next to the
+ * document (so `toSql`'s document target applies), held to the typed target's canonical
+ * forms by its CHECK constraints (`sqlConstraints`: JSON types, dates without offsets), next to the
  * same JSON as sent (`json` keeps the order of keys, which `jsonb` does not). Filtering,
  * sorting, counting and paging all happen in the database; ties in storage order (`seq`).
  * A unique index per `UNIQUE_KEYS` entry refuses a second item with the same key.
@@ -78,6 +79,9 @@ export class PostgresStore implements Store {
       if (!/^\w+$/.test(resource) || !/^\w+$/.test(key)) throw new Error(`not a plain name: ${resource}.${key}`);
       await this.#db.query(`CREATE UNIQUE INDEX IF NOT EXISTS items_${resource}_${key} ON ${TABLE} ((doc ->> '${key}')) WHERE resource = '${resource}'`);
     }
+    // One table for every resource: a field shared by two has one type, so one constraint.
+    const checks = new Set(Object.values(collections).flatMap((schema) => sqlConstraints(schema, { document: 'doc', table: TABLE, typed: true })));
+    for (const statement of checks) await this.#db.query(statement);
   }
 
   /** How many items the table holds, all resources together. */

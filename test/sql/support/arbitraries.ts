@@ -258,6 +258,23 @@ export const typedItems: fc.Arbitrary<TypedItem[]> = fc
   .array(typedFields, { minLength: 1, maxLength: 40 })
   .map((items) => items.map((fields, i) => ({ id: i + 1, ...fields })));
 
+/** A number a relational column holds under `sqlConstraints`: NaN and ±Infinity are null. */
+const finite = (n: number | null | undefined) => (n === undefined || n === null || Number.isFinite(n) ? n : null);
+
+/**
+ * `typedItems` as the relational tables hold them under `sqlConstraints` (reference §14.1):
+ * no NaN, no ±Infinity (which are no JavaScript number the evaluator reads). The relational
+ * target orders such data exactly as `sortItems`.
+ */
+export const finiteItems: fc.Arbitrary<TypedItem[]> = typedItems.map((items) =>
+  items.map((item) => {
+    const kept = { ...item } as Record<string, unknown>;
+    for (const key of ['amount', 'score'] as const) if (Object.hasOwn(item, key)) kept[key] = finite(item[key]);
+    if (item.lines !== undefined) kept.lines = item.lines.map((line) => (Object.hasOwn(line, 'qty') ? { ...line, qty: finite(line.qty) } : line));
+    return kept as unknown as TypedItem;
+  }),
+);
+
 // ---------------------------------------------------------------- awkward documents (document layout)
 
 const scalar: fc.Arbitrary<Json> = fc.oneof(

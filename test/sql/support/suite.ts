@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { check, type CaseFolding, type Filter, type SqlTarget } from '../../../src/index';
 import { SERVERS, useDatabase, type Database, type DatabaseServer } from '../../support/databases';
-import { documents, schema, typedItems, type FilterCase } from './arbitraries';
+import { documents, schema, typedItems, type FilterCase, type TypedItem } from './arbitraries';
 import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, TEST_TIMEOUT } from './database';
 import { exactFoldings } from './folding';
 import { writeJson } from './json';
@@ -68,15 +68,23 @@ export function useSuiteDatabase(server: DatabaseServer): SuiteContext {
  * same agreement on a relational layout (well-typed data) and on a document layout
  * (awkward data, which the evaluator reads JSON-parsed), `dataSets` data sets each.
  * Statements are large expressions, so Postgres's JIT is off (see OpenOptions.jit).
+ * `relationalItems`: the relational rows (`typedItems`, or what a suite needs of them).
  */
-export function onEveryServer(title: string, cases: fc.Arbitrary<readonly Checked[]>, dataSets: number, agree: Agreement, more?: (context: SuiteContext) => void): void {
+export function onEveryServer(
+  title: string,
+  cases: fc.Arbitrary<readonly Checked[]>,
+  dataSets: number,
+  agree: Agreement,
+  more?: (context: SuiteContext) => void,
+  relationalItems: fc.Arbitrary<TypedItem[]> = typedItems,
+): void {
   describe.each(SERVERS)(title, (server) => {
     const context = useSuiteDatabase(server);
     const { folding } = context;
 
     it('on a relational layout with well-typed data', async () => {
       await fc.assert(
-        fc.asyncProperty(typedItems, cases, folding(), async (items, checked, f) => {
+        fc.asyncProperty(relationalItems, cases, folding(), async (items, checked, f) => {
           await loadTyped(context.db(), items);
           await agree(context.db(), f, items, items.map((item) => item.id), '"we""ird"."items.v1"', relationalTarget, checked);
         }),
