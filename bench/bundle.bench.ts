@@ -21,9 +21,9 @@ import {
 import { bytes, times } from './lib/format';
 import { defineScenario } from './lib/scenario';
 
-/** The budgets, gzipped: the client's (issue 12), and the whole browser pre-check's (issue 21). */
+/** The budgets, gzipped: the client's (issue 12), and the whole browser pre-check's with Chevrotain as it is published (issue 31). */
 const CLIENT_BUDGET = 6 * 1024;
-const CHECK_BUDGET = 40 * 1024;
+const CHECK_BUDGET = 46 * 1024;
 
 export default defineScenario({
   name: 'bundle',
@@ -55,7 +55,7 @@ export default defineScenario({
               row('query + literal + one catalog schema (qsfilter/client)', client, bytes(CLIENT_BUDGET)),
               row('check + one catalog schema', check, bytes(CHECK_BUDGET)),
               row('  of it ours: Chevrotain\'s chunk left out', ours),
-              row('  Chevrotain\'s chunk alone (what the build keeps of it: tsup.config.ts)', chevrotain),
+              row('  Chevrotain\'s chunk alone (as published, tree-shaken)', chevrotain),
               row('check + a schema of its own (defineSchema): ours', ownSchema),
             ],
             notes: [

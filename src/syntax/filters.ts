@@ -6,7 +6,7 @@ import type { IRecognitionException, IToken } from './chevrotain';
 import { escapeProblems, keyProblem, valueProblem } from './diagnose';
 import { filterParser } from './grammar';
 import { lexFilters, type LexedParam, type LexedQuery } from './lex';
-import { parsedParam, Problems, type ParsedParam } from './parsed';
+import { byStart, parsedParam, Problems, type ParsedParam } from './parsed';
 import { hasReservedName, reservedNames } from './path';
 
 /** A filter parameter to parse: its decoded key and value, or with `unreadable` the problems that kept its value from being decoded. */
@@ -25,10 +25,10 @@ export interface FilterText {
  */
 export function parseFilters(filters: readonly FilterText[], limits: Limits): ParsedParam[] {
   const lexed = lexFilters(filters, limits);
-  const junk = byParam(lexed.junk, lexed.starts);
+  const junk = lexed.junk.length === 0 ? undefined : byStart(lexed.junk, lexed.starts, (t) => t.startOffset);
   const parser = filterParser();
   const nodes = parser.parseQuery(parsedTokens(lexed, junk), lexed.text, lexed.starts);
-  const errors = byParam(parser.errors, lexed.starts);
+  const errors = parser.errors.length === 0 ? undefined : byStart(parser.errors, lexed.starts, offsetOf);
   const parsed: ParsedParam[] = [];
   for (let i = 0; i < filters.length; i++) {
     const filter = filters[i]!;
@@ -101,25 +101,6 @@ function parsedTokens(lexed: LexedQuery, junk: readonly (readonly IToken[])[] | 
     if (through !== p.last) kept.push(lexed.tokens[p.last]!);
   });
   return kept;
-}
-
-/** Errors or tokens of a query's parse, by the parameter they are in (`starts`: where each begins); `undefined` when there are none. */
-function byParam<T extends IRecognitionException | IToken>(items: readonly T[], starts: readonly number[]): T[][] | undefined {
-  if (items.length === 0) return undefined;
-  const lists: T[][] = starts.map(() => []);
-  for (const item of items) {
-    const offset = 'token' in item ? offsetOf(item) : item.startOffset;
-    // The last parameter that starts at or before the offset.
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if (starts[middle]! <= offset) low = middle;
-      else high = middle - 1;
-    }
-    lists[low]!.push(item);
-  }
-  return lists;
 }
 
 function unparsed(filter: FilterText): Diagnostic {

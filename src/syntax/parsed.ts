@@ -70,3 +70,25 @@ export class Problems {
 export function parsedParam(key: string, value: string, param: Param | undefined, sort: Sort | undefined, problems: readonly Diagnostic[] | undefined, path?: Path): ParsedParam {
   return { key, value, param, sort, problems, path };
 }
+
+/**
+ * Items of a parse (recognition errors, tokens, nodes) by the part of the text they are
+ * in: the last of `starts` (ascending offsets) at or before each item's offset. Each part
+ * keeps its items in their order. A parameter's errors and junk (filters.ts), a sort
+ * key's (sort.ts).
+ */
+export function byStart<T>(items: readonly T[], starts: readonly number[], offsetOf: (item: T) => number): T[][] {
+  const parts: T[][] = starts.map(() => []);
+  for (const item of items) {
+    const offset = offsetOf(item);
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    parts[low]!.push(item);
+  }
+  return parts;
+}

@@ -4,6 +4,7 @@ import type { Limits } from '../input/limits';
 import type { Sort, SortKey } from './ast';
 import type { IRecognitionException, IToken } from './chevrotain';
 import { filterLexer, filterParser } from './grammar';
+import { byStart } from './parsed';
 import { PATH_HINT, reservedNames } from './path';
 import { Comma, Dot, JUNK } from './tokens';
 
@@ -27,54 +28,47 @@ export function readSort(key: string, value: string, limits: Limits, example: So
   const where: Location = { param: key, in: 'value', text: value };
   const lexed = filterLexer().tokenize(value, 'sort');
   const tokens = lexed.tokens;
-  // Where each key starts and ends: between the commas.
-  const bounds = [0];
-  for (const token of tokens) if (token.tokenType === Comma) bounds.push(token.startOffset, token.startOffset + 1);
-  bounds.push(value.length);
-  if (bounds.length / 2 > limits.maxClauses) {
+  // Where each key starts: at the start and after each comma. An error or junk at the
+  // comma after a key, or at the end, is the key's.
+  const starts = [0];
+  for (const token of tokens) if (token.tokenType === Comma) starts.push(token.startOffset + 1);
+  if (starts.length > limits.maxClauses) {
     // Past the limit, no key goes further: none is parsed or explained (reference §7).
     const limit = diagnostic(
       'LIMIT_EXCEEDED',
       `Parameter ${quote(key)} has more than ${limits.maxClauses} sort keys.`,
       where,
-      { start: bounds[limits.maxClauses * 2]!, end: value.length },
+      { start: starts[limits.maxClauses]!, end: value.length },
       `Sort by at most ${limits.maxClauses} fields: the first key decides the order, the next ones only break ties.`,
     );
     return { problems: [limit], partial: { type: 'Sort', key, value, keys: [] } };
   }
   const junk = lexed.groups[JUNK] ?? [];
-  const keyCount = bounds.length / 2;
-  // The first junk of each key (junk is never at a comma), in one walk.
-  const keyJunk = byKey(junk, bounds, (t) => t.startOffset);
+  // The first junk of each key (junk is never at a comma).
+  const keyJunk = byStart(junk, starts, (t) => t.startOffset).map((found) => found[0]);
   // A key that holds junk is explained by it: its tokens are left out of the parse, as a
   // filter key's are (filters.ts), which keeps Chevrotain's recovery from recursing.
-  let parsedTokens = tokens;
-  if (junk.length > 0) {
-    let k = 0;
-    parsedTokens = tokens.filter((t) => {
-      while (t.startOffset > bounds[2 * k + 1]!) k++;
-      return t.tokenType === Comma || keyJunk[k] === undefined;
-    });
-  }
+  const parsedTokens =
+    junk.length === 0 ? tokens : byStart(tokens, starts, (t) => t.startOffset).flatMap((part, k) => (keyJunk[k] === undefined ? part : part.filter((t) => t.tokenType === Comma)));
   const parser = filterParser();
   const parsed = parser.parseSort(parsedTokens);
   const errors = parser.errors;
   const problems: Diagnostic[] = [];
   let keys: readonly SortKey[] = parsed;
   if (errors.length > 0 || junk.length > 0) {
-    // Each key on its own: the well-formed ones are kept, the others explained. An error
-    // at the comma after a key, or at the end, is the key's.
-    const keyError = byKey(errors, bounds, (e) => (e.token.startOffset >= 0 ? e.token.startOffset : value.length));
-    const keyNode = byKey(parsed, bounds, (n) => n.span.start);
+    // Each key on its own: the well-formed ones are kept, the others explained.
+    const keyError = byStart(errors, starts, (e) => (e.token.startOffset >= 0 ? e.token.startOffset : value.length));
+    const keyNode = byStart(parsed, starts, (n) => n.span.start);
     const good: SortKey[] = [];
-    for (let k = 0; k < keyCount; k++) {
-      const [start, end] = [bounds[2 * k]!, bounds[2 * k + 1]!];
-      if (keyError[k] === undefined && keyJunk[k] === undefined) {
-        if (keyNode[k] !== undefined) good.push(keyNode[k]!);
+    for (let k = 0; k < starts.length; k++) {
+      const [start, end] = [starts[k]!, k + 1 < starts.length ? starts[k + 1]! - 1 : value.length];
+      const error = keyError[k]![0];
+      if (error === undefined && keyJunk[k] === undefined) {
+        good.push(...keyNode[k]!);
         continue;
       }
       // A key with junk was left out of the parse: its junk, not the parser, says what is wrong.
-      problems.push(explainKey(value.slice(start, end), start, where, value === '', example, keyJunk[k], keyJunk[k] === undefined ? keyError[k] : undefined));
+      problems.push(explainKey(value.slice(start, end), start, where, value === '', example, keyJunk[k], keyJunk[k] === undefined ? error : undefined));
     }
     keys = good;
   }
@@ -101,29 +95,13 @@ export function readSort(key: string, value: string, limits: Limits, example: So
   if (problems.length === 0) return { sort, problems: undefined, partial: undefined };
   // The keys without a problem of their own can still be checked against a schema. Keys
   // come in value order, so one pass over the sorted problem offsets finds them.
-  const starts = problems.map((p) => p.span!.start).sort((a, b) => a - b);
+  const at = problems.map((p) => p.span!.start).sort((a, b) => a - b);
   let next = 0;
   const fine = keys.filter((k) => {
-    while (next < starts.length && starts[next]! < k.span.start) next++;
-    return !(next < starts.length && starts[next]! < k.span.end);
+    while (next < at.length && at[next]! < k.span.start) next++;
+    return !(next < at.length && at[next]! < k.span.end);
   });
   return { sort: undefined, problems, partial: { ...sort, keys: fine } };
-}
-
-/**
- * The first of `items` in each key of a value whose keys lie between `bounds` (start,
- * end, start, end…), the end inclusive: one walk, the items taken in the order of their
- * offsets.
- */
-function byKey<T>(items: readonly T[], bounds: readonly number[], offsetOf: (item: T) => number): (T | undefined)[] {
-  const firsts = new Array<T | undefined>(bounds.length / 2).fill(undefined);
-  const sorted = items.map((item) => ({ item, offset: offsetOf(item) })).sort((a, b) => a.offset - b.offset);
-  let k = 0;
-  for (const { item, offset } of sorted) {
-    while (k + 1 < firsts.length && offset > bounds[2 * k + 1]!) k++;
-    firsts[k] ??= item;
-  }
-  return firsts;
 }
 
 /**
@@ -181,15 +159,9 @@ function explainKey(
 ): Diagnostic {
   const key = where.param;
   if (piece === '') {
-    return wholeValueEmpty
-      ? diagnostic(
-          'INVALID_SORT',
-          `Parameter ${quote(key)} names no field to sort by.`,
-          where,
-          { start: 0, end: 0 },
-          `Give the fields to sort by, joined by ",": ${exampleSort(key, example).query} sorts ${exampleSort(key, example).meaning}; no sign sorts ascending.`,
-        )
-      : diagnostic('INVALID_SORT', `Parameter ${quote(key)} has an empty sort key.`, where, { start, end: start }, 'Join sort keys with one ",", with none at the start or the end.');
+    if (!wholeValueEmpty) return diagnostic('INVALID_SORT', `Parameter ${quote(key)} has an empty sort key.`, where, { start, end: start }, 'Join sort keys with one ",", with none at the start or the end.');
+    const { query, meaning } = exampleSort(key, example);
+    return diagnostic('INVALID_SORT', `Parameter ${quote(key)} names no field to sort by.`, where, { start: 0, end: 0 }, `Give the fields to sort by, joined by ",": ${query} sorts ${meaning}; no sign sorts ascending.`);
   }
   const span = { start, end: start + piece.length };
   if (piece.startsWith('--')) {

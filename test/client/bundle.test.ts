@@ -30,13 +30,15 @@ const CHECK_BUDGET = 46 * 1024;
  * the lexer's one-token path for plain parameters, issue 26; 17.1 KiB with options read
  * from a prototype-less copy of what the caller passed, 2026-11-26; 17.4 KiB with quoted
  * and escaped operands on the one-token path, and a query without escapes decoded in one
- * search, issue 26), so that it does not grow
+ * search, issue 26; 17.5 KiB with one grammar, issue 31: the clause's diagnostics from
+ * Chevrotain's recognition errors, and a key or operand that would make its recovery
+ * recurse kept out of the parse), so that it does not grow
  * unnoticed. What it holds is check's own path: decoding every input form
  * strictly, lexing and parsing, explaining each kind of problem, validating against the
  * schema, and the text of every message and hint (4.5 KiB gzipped on its own).
  * bench/RESULTS.md gives the figures; docs/client.md links them.
  */
-const CHECK_OURS_BUDGET = 17.4 * 1024;
+const CHECK_OURS_BUDGET = 17.5 * 1024;
 
 let link: PackageLink;
 
