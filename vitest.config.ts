@@ -6,12 +6,17 @@ import { defineConfig } from 'vitest/config';
  * Postgres servers), the example server's suites (its stores include a real server), the
  * playground (Chromium and Firefox) and the snippets of the README and docs/ (a Postgres server, and
  * the example server on PGlite). They form the `servers` project, whose global setup starts the servers and finds the
- * browser; the smoke suite of the packed package is in `runtimes` (on Node) and
- * `platforms` (Bun, Deno, workerd, and the browser entries); every other test is in
- * `unit`, which starts nothing (`npm run test:unit`): `test/sql/rounding.test.ts` among
- * them, which reads no database.
+ * browser; the packed package is tested in `runtimes` (its files, and the smoke suite on
+ * Node) and `platforms` (Bun, Deno, workerd, and the browser entries); the suites that run
+ * the built `qsfilter` command in child processes, on inputs up to tens of megabytes, are
+ * `command`; every other test is in `unit`, which starts nothing (`npm run test:unit`, the
+ * quick loop): `test/sql/rounding.test.ts` among them, which reads no database.
  */
 const NEEDS_SERVERS = ['test/sql/!(rounding).test.ts', 'test/examples/**/*.test.ts', 'test/docs.test.ts'];
+/** The packed tarball: its files and links, publint and are-the-types-wrong, and the smoke suite on Node. */
+const PACKED = ['test/pack.test.ts', 'test/runtimes/node.test.ts'];
+/** The command run as a user runs it: a process each, its streams, its sort spilled to disk. */
+const COMMAND = ['test/cli/cli.test.ts', 'test/cli/hostile.test.ts', 'test/cli/sort.test.ts', 'test/cli/stream.test.ts'];
 
 export default defineConfig({
   test: {
@@ -30,7 +35,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...NEEDS_SERVERS, 'test/runtimes/**'],
+          exclude: [...NEEDS_SERVERS, ...PACKED, ...COMMAND, 'test/runtimes/**'],
           typecheck: { include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
       },
@@ -46,10 +51,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The smoke suite against the packed package (test/runtimes/), on the Node that
-          // runs the tests: CI runs it on each Node major.
+          // The packed package (test/pack.test.ts, and the smoke suite of test/runtimes/), on
+          // the Node that runs the tests: CI runs it on each Node major.
           name: 'runtimes',
-          include: ['test/runtimes/node.test.ts'],
+          include: PACKED,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'command',
+          include: COMMAND,
         },
       },
       {

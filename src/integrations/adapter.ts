@@ -1,5 +1,9 @@
 // An adapter uses the package as its users do, through the public entry: in dist it
 // imports the main entry instead of bundling a second copy of it (tsup.config.ts).
+// Beside it, the argument checks (arguments/, schema/guard, input/limits) come from
+// their modules, so that a wrong option is a TypeError that names the adapter: pure
+// functions without state (a schema is recognised by its shape, not by a registry),
+// which each adapter's file holds a copy of, and which stay out of the public API.
 import {
   check,
   PROBLEM_CONTENT_TYPE,

@@ -31,7 +31,10 @@ function reference(items: readonly unknown[], filter: Filter): unknown[] {
 
 const data = sampleData();
 
-/** For each resource: every example request's query, everything, a sort, and a sort with a page. */
+/**
+ * For each resource: every example request's query, a page, a sort (every item, in order)
+ * and a sort with a page; everything unsorted where the resource sorts by nothing.
+ */
 function queries(resource: ResourceName): string[] {
   const schema = catalog[resource];
   const sortable = [...schema.fields.entries()].filter(([, field]) => field.sortable).map(([path]) => path);
@@ -39,7 +42,7 @@ function queries(resource: ResourceName): string[] {
   const sorts = sortable.length === 0 ? [] : [`orderBy=-${sortable[0]}`, `orderBy=${sortable.slice(-2).join(',')}&limit=3&offset=2`];
   // A parameter the resource requires comes with every query of ours.
   const required = resource === 'balanceSheets' ? 'reportFrequency=month&' : '';
-  return [...examples, ...['', 'limit=2&offset=1', ...sorts].map((query) => `${required}${query}`)];
+  return [...examples, ...[...(sorts.length === 0 ? [''] : []), 'limit=2&offset=1', ...sorts].map((query) => `${required}${query}`)];
 }
 
 const CASES = [
@@ -70,10 +73,13 @@ describe('qsfilter filter streams the same answer as filtering the parsed whole'
     expect(fromPath).toMatchObject({ code: 0, stderr: '' });
     expect(fromPath.stdout).toBe(`${JSON.stringify(expected, null, 2)}\n`);
 
-    // The same through a sort that spills every few items to disk and merges them, in a directory left empty.
+    // The same through a sort that spills to disk in about eight runs (more for the smallest
+    // inputs: 1 KiB at least) and merges them, in a directory left empty. A run every few
+    // items took seconds on the largest resources, in merge passes that test/cli/sort.test.ts covers.
     if (result.value.sort.length > 0) {
       const temp = mkdtempSync(join(dir, 'temp-'));
-      const spilled = await runCli(['filter', query, array, '-r', resource, '--ndjson', '--sort-memory', '1K', '--temp-dir', temp]);
+      const memory = `${Math.max(1, Math.ceil(JSON.stringify(items).length / 8 / 1024))}K`;
+      const spilled = await runCli(['filter', query, array, '-r', resource, '--ndjson', '--sort-memory', memory, '--temp-dir', temp]);
       expect(spilled).toMatchObject({ code: 0, stderr: '' });
       expect(spilled.stdout).toBe(expected.map((item) => `${JSON.stringify(item)}\n`).join(''));
       expect(readdirSync(temp)).toEqual([]);
@@ -84,7 +90,7 @@ describe('qsfilter filter streams the same answer as filtering the parsed whole'
   });
 
   it('covers sorts, pages and queries that match nothing and some', () => {
-    expect(CASES.length).toBeGreaterThan(30);
+    expect(CASES.length).toBeGreaterThan(20);
     const sizes = CASES.map(([resource, query]) => {
       const result = check(query, catalog[resource]);
       return result.ok ? reference(data[resource], result.value).length : -1;
