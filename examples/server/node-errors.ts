@@ -39,8 +39,11 @@ export function nodeErrorAnswers(requestTimeoutMs: number): {
 
   return {
     clientErrorHandler(error, socket) {
-      // A connection the client reset or closed: there is no one to answer.
-      if (error.code === 'ECONNRESET' || !socket.writable) {
+      // A connection the client reset or closed: there is no one to answer. One that sent
+      // nothing and timed out (Node 24 times such a connection out by itself, Node 22 does
+      // not): there is no request to answer.
+      const silentTimeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && (socket as Socket).bytesRead === 0;
+      if (error.code === 'ECONNRESET' || !socket.writable || silentTimeout) {
         socket.destroy();
         return;
       }
