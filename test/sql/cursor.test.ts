@@ -236,7 +236,7 @@ describe('the keyset predicate on a relational table', () => {
   it('starts at the cursor by a range of the first key, then orders its ties, in mixed directions', () => {
     expect(toSql(page('-d'), TARGETS[0]![1]).text).toBe(
       `(((date_trunc('milliseconds', "walk_items"."d" AT TIME ZONE 'UTC') IS NOT NULL), date_trunc('milliseconds', "walk_items"."d" AT TIME ZONE 'UTC')) <= (true, $1::timestamp) AND ` +
-        `(((date_trunc('milliseconds', "walk_items"."d" AT TIME ZONE 'UTC') IS NOT NULL), date_trunc('milliseconds', "walk_items"."d" AT TIME ZONE 'UTC')) <> (true, $1::timestamp) OR ("walk_items"."id"::float8) > ($2::float8)))`,
+        `((date_trunc('milliseconds', "walk_items"."d" AT TIME ZONE 'UTC')) IS DISTINCT FROM ($1::timestamp) OR ("walk_items"."id"::float8) > ($2::float8)))`,
     );
     expect(toSql(page('-d'), TARGETS[0]![1]).values).toEqual(['2023-01-20T10:00:00.000Z', 7]);
   });
