@@ -58,7 +58,8 @@ export function readSort(key: string, value: string, limits: Limits, example: So
   if (errors.length > 0 || junk.length > 0) {
     // Each key on its own: the well-formed ones are kept, the others explained.
     const keyError = byStart(errors, starts, (e) => (e.token.startOffset >= 0 ? e.token.startOffset : value.length));
-    const keyNode = byStart(parsed, starts, (n) => n.span.start);
+    // A key the parser made up in recovery (a name inserted at the end of `a,`) is no key of the value: its span is not in it.
+    const keyNode = byStart(parsed.filter((n) => n.span.start >= 0), starts, (n) => n.span.start);
     const good: SortKey[] = [];
     for (let k = 0; k < starts.length; k++) {
       const [start, end] = [starts[k]!, k + 1 < starts.length ? starts[k + 1]! - 1 : value.length];

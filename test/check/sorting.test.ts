@@ -108,6 +108,23 @@ describe('UNKNOWN_FIELD in a sort', () => {
   });
 });
 
+// Found by test/diagnostics/bounds.test.ts: after a key that parses, an empty last key
+// (or one of junk, then a comma) made Chevrotain's recovery insert a name, whose node was
+// taken for the first key's and checked against the schema with a span of -1.
+describe('a sort whose parse recovered a key it made up', () => {
+  it.each([
+    ['vendorName,,', [['INVALID_SORT', 11, 11], ['INVALID_SORT', 12, 12]]],
+    ['nothing,,', [['INVALID_SORT', 8, 8], ['INVALID_SORT', 9, 9], ['UNKNOWN_FIELD', 0, 7]]],
+    ['-nothing,b c,', [['INVALID_SORT', 10, 11], ['INVALID_SORT', 13, 13], ['UNKNOWN_FIELD', 1, 8]]],
+    ['nothing,000,', [['INVALID_SORT', 8, 11], ['INVALID_SORT', 12, 12], ['UNKNOWN_FIELD', 0, 7]]],
+  ] as const)('%s: each key once, every span in the value', (value, expected) => {
+    const result = check(`${base}&orderBy=${encodeURIComponent(value)}`, schema);
+    expect(result.ok).toBe(false);
+    const found = result.ok ? [] : result.errors.map((d) => [d.code, d.span?.start, d.span?.end]);
+    expect(found).toEqual(expected);
+  });
+});
+
 describe('NOT_SORTABLE', () => {
   it.each<DiagnosticRow>([
     sortRow('memo', 'memo', SORTABLE),
