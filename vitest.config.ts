@@ -2,17 +2,20 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The tests that need a database server or a browser: the SQL suites (PGlite and real
- * Postgres servers), the example server's suites (its stores include a real server), the
- * playground (Chromium and Firefox) and the snippets of the README and docs/ (a Postgres server, and
- * the example server on PGlite). They form the `servers` project, whose global setup starts the servers and finds the
- * browser; the packed package is tested in `runtimes` (its files, and the smoke suite on
- * Node) and `platforms` (Bun, Deno, workerd, and the browser entries); the suites that run
+ * The tests that need a database server: the SQL suites (PGlite and real Postgres
+ * servers), the example server's suites (its stores include a real server) and the
+ * snippets of the README and docs/ (a Postgres server, and the example server on PGlite).
+ * They form the `servers` project, whose global setup starts the servers; the packed
+ * package is tested in `runtimes` (its files, and the smoke suite on Node) and
+ * `platforms` (Bun, Deno, workerd, the browser entries and the playground in Chromium and
+ * Firefox); the suites that run
  * the built `qsfilter` command in child processes, on inputs up to tens of megabytes, are
  * `command`; every other test is in `unit`, which starts nothing (`npm run test:unit`, the
  * quick loop): `test/sql/rounding.test.ts` among them, which reads no database.
  */
-const NEEDS_SERVERS = ['test/sql/!(rounding).test.ts', 'test/examples/**/*.test.ts', 'test/docs.test.ts'];
+const NEEDS_SERVERS = ['test/sql/!(rounding).test.ts', 'test/examples/server/**/*.test.ts', 'test/docs.test.ts'];
+/** The browsers: the playground (over the example server on its memory store) and the browser entries, in Chromium and Firefox; with them Bun, Deno and workerd. Node only drives them. */
+const PLATFORMS = ['test/runtimes/edge.test.ts', 'test/runtimes/browsers.test.ts', 'test/examples/playground/**/*.test.ts'];
 /** The packed tarball: its files and links, publint and are-the-types-wrong, and the smoke suite on Node. */
 const PACKED = ['test/pack.test.ts', 'test/runtimes/node.test.ts'];
 /** The command run as a user runs it: a process each, its streams, its sort spilled to disk. */
@@ -35,7 +38,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...NEEDS_SERVERS, ...PACKED, ...COMMAND, 'test/runtimes/**'],
+          exclude: [...NEEDS_SERVERS, ...PACKED, ...COMMAND, ...PLATFORMS, 'test/runtimes/**'],
           typecheck: { include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
         },
       },
@@ -68,10 +71,10 @@ export default defineConfig({
         extends: true,
         test: {
           // The smoke suite on Bun, Deno and workerd (from npm, cached outside the clone),
-          // and the browser entries in Chromium and Firefox: what runs there does not
+          // the browser entries and the playground in Chromium and Firefox: what runs there does not
           // depend on the Node that drives it, so CI runs this project once (.ci/run).
           name: 'platforms',
-          include: ['test/runtimes/edge.test.ts', 'test/runtimes/browsers.test.ts'],
+          include: PLATFORMS,
         },
       },
     ],
