@@ -74,8 +74,11 @@ export function readSort(key: string, value: string, limits: Limits, example: So
     keys = good;
   }
   const seen = new Set<string>();
+  // The keys without a problem of their own, which a validator can still check against a schema.
+  const fine: SortKey[] = [];
   for (const sortKey of keys) {
     const path = sortKey.path.names.map((n) => n.value).join('.');
+    const found = problems.length;
     const reserved = reservedNames(sortKey.path, key, 'value', value, 'Sort by');
     if (reserved !== undefined) problems.push(...reserved);
     if (seen.has(path)) {
@@ -90,18 +93,11 @@ export function readSort(key: string, value: string, limits: Limits, example: So
       );
     }
     seen.add(path);
+    if (problems.length === found) fine.push(sortKey);
   }
   const sort: Sort = { type: 'Sort', key, value, keys };
   // Every property own, set or not: one added to Object.prototype must not read as one of them.
   if (problems.length === 0) return { sort, problems: undefined, partial: undefined };
-  // The keys without a problem of their own can still be checked against a schema. Keys
-  // come in value order, so one pass over the sorted problem offsets finds them.
-  const at = problems.map((p) => p.span!.start).sort((a, b) => a - b);
-  let next = 0;
-  const fine = keys.filter((k) => {
-    while (next < at.length && at[next]! < k.span.start) next++;
-    return !(next < at.length && at[next]! < k.span.end);
-  });
   return { sort: undefined, problems, partial: { ...sort, keys: fine } };
 }
 
