@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compile, sortItems, sqlConstraints, toSql, type DocumentTarget } from '../../src/index';
+import { compile, sqlConstraints, toSql, type DocumentTarget } from '../../src/index';
 import { SERVERS, type Database } from '../support/databases';
 import { documents, filterCase, pagedCase, schema } from './support/arbitraries';
 import { relationalTarget, selectIds, TEST_TIMEOUT } from './support/database';
 import { object, writeJson, type Json } from './support/json';
 import { checkedCases, useSuiteDatabase } from './support/suite';
-import { typedDocuments } from './support/typed-documents';
+import { sortedIds, typedDocuments } from './support/typed-documents';
 
 /**
  * `sqlConstraints` (reference §14.1): the CHECK constraints under which every row Postgres
@@ -141,8 +141,7 @@ describe.each(SERVERS)('sqlConstraints on $label', (server) => {
           const { limit, offset } = filter.page!;
           const { rows } = await db.query<{ id: number }>(`SELECT id FROM docs WHERE ${text} ${orderBy} LIMIT ${limit} OFFSET ${offset}`, values);
           const matches = compile(filter, { caseInsensitive });
-          const byDoc = new Map(kept.map(({ id, doc }) => [doc, id]));
-          const expected = sortItems(kept.filter(({ doc }) => matches(doc)).map(({ doc }) => doc), filter, { caseInsensitive }).map((doc) => byDoc.get(doc)!);
+          const expected = sortedIds(kept.filter(({ doc }) => matches(doc)), filter, caseInsensitive);
           expect(rows.map((row) => row.id), `${JSON.stringify(source)} (${caseFolding})\n${orderBy}`).toEqual(expected.slice(offset, offset + limit));
         }
       }),

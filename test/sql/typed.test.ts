@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check as checkQuery, compile, sortItems, sqlIndexes, toSql, type CaseFolding, type DocumentTarget } from '../../src/index';
+import { check as checkQuery, compile, sqlIndexes, toSql, type CaseFolding, type DocumentTarget } from '../../src/index';
 import { instantFromData } from '../../src/values/date';
 import { SERVERS, type Database } from '../support/databases';
 import { documents, filterCase, pagedCase, schema } from './support/arbitraries';
-import { typedDocuments } from './support/typed-documents';
+import { sortedIds, typedDocuments } from './support/typed-documents';
 import { explain, INDEX_SCAN, loadDocuments, selectIds, TEST_TIMEOUT } from './support/database';
 import { object, writeJson, type Json } from './support/json';
 import { checkedCases, useSuiteDatabase, type Checked } from './support/suite';
@@ -118,8 +118,7 @@ describe.each(SERVERS)('the typed document target on $label', (server) => {
           const { rows } = await suite.db().query<{ id: number }>(`SELECT id FROM docs WHERE ${text} ${orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`, [...values, limit, offset]);
           const matches = compile(filter, { caseInsensitive });
           const kept = parsed.map((doc, i) => ({ id: i + 1, doc })).filter(({ doc }) => matches(doc));
-          const byDoc = new Map(kept.map(({ id, doc }) => [doc, id]));
-          const expected = sortItems(kept.map(({ doc }) => doc), filter, { caseInsensitive }).map((doc) => byDoc.get(doc)!).slice(offset, offset + limit);
+          const expected = sortedIds(kept, filter, caseInsensitive).slice(offset, offset + limit);
           if (rows.map((row) => row.id).join() !== expected.join()) {
             expect.fail(`${JSON.stringify(source)} (${caseFolding})\n${orderBy}\nSQL ${rows.map((r) => r.id)}, sortItems ${expected}\n${kept.map(({ id }) => `${id}: ${writeJson(docs[id - 1]!)}`).join('\n')}`);
           }

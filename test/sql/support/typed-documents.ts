@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { sortItems, type Filter } from '../../../src/index';
 import { canonicalDate } from '../../../src/sql/typed';
 import { typedItems, type TypedItem, type TypedLine } from './arbitraries';
 import { object, type Json } from './json';
@@ -75,3 +76,22 @@ export const typedDocuments = (varied: boolean): fc.Arbitrary<Json[]> =>
     return items.map((item) => typedDocument(item, varied, choose));
   });
 
+
+/**
+ * The ids of kept documents in `sortItems`' order (ties in the order kept). A document may
+ * be a primitive (a whole document `9007199254740993` is the number 2^53), and equal
+ * primitives are one Map key: each sorted document takes the first id of its value not
+ * taken yet, which `sortItems`' stability makes the right one.
+ */
+export function sortedIds(kept: readonly { readonly id: number; readonly doc: unknown }[], filter: Filter, caseInsensitive = false): number[] {
+  const taken = new Set<number>();
+  return sortItems(
+    kept.map(({ doc }) => doc),
+    filter,
+    { caseInsensitive },
+  ).map((doc) => {
+    const entry = kept.find(({ id, doc: candidate }) => !taken.has(id) && Object.is(candidate, doc))!;
+    taken.add(entry.id);
+    return entry.id;
+  });
+}
