@@ -143,7 +143,9 @@ describe('the lockfile', () => {
     const dir = mkdtempSync(join(tmpdir(), 'qsfilter-engines-'));
     try {
       for (const file of ['package.json', 'package-lock.json']) copyFileSync(fileURLToPath(new URL(file, root)), join(dir, file));
-      const npm = spawnSync('npm', ['ci', '--dry-run', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, encoding: 'utf8' });
+      // Its own log level: under `npm run -s`, the silence npm passes on would hide the plan.
+      const env = { ...process.env, npm_config_loglevel: 'notice' };
+      const npm = spawnSync('npm', ['ci', '--dry-run', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: dir, env, encoding: 'utf8' });
       expect(npm.status).toBe(0);
       expect(npm.stdout).toMatch(/^add fastify /m);
       expect(npm.stderr).not.toContain('EBADENGINE');
