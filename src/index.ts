@@ -44,12 +44,11 @@ export {
   type Schema,
   type SchemaSpec,
   type SortPath,
-} from './schema/define';
+} from './spec/spec';
 // Every schema is also a Standard Schema validator: defineSchema and the catalog come with
 // their ~standard face (standard/standard.ts), as from qsfilter/client.
+export { defineSchema } from './schema/define';
 export {
-  defineSchema,
-  withStandard,
   balanceSheets,
   invoices,
   vendors,
@@ -59,12 +58,10 @@ export {
   syncStatus,
   businesses,
   catalog,
-  type StandardIssue,
-  type StandardProps,
-  type StandardResult,
-  type StandardSchema,
-} from './standard/standard';
-export { DEPOSIT_LINE_MEMO_REMOVED, type ResourceName } from './schema/catalog';
+  DEPOSIT_LINE_MEMO_REMOVED,
+  type ResourceName,
+} from './schema/catalog';
+export { withStandard, type StandardIssue, type StandardProps, type StandardResult, type StandardSchema } from './standard/standard';
 export {
   openApiParameters,
   openApiProblemResponse,

@@ -15,10 +15,11 @@ const FLOORS: readonly (readonly string[])[] = [
   ['diagnostics'], // codes, the Diagnostic, rendering, problem+json
   ['input'], // raw forms → decoded (key, value) pairs, limits
   ['syntax'], // tokens, the grammar, the AST, which key is what, explaining a failed parse
-  ['schema'], // schemas: define, catalog, JSON Schema in, OpenAPI out, the schema guard
+  ['spec'], // a schema spec checked and indexed: the Schema, its Fields, parameters and paging; the schema guard
   ['filter'], // the hand-off: Filter types, intervals, format, the Condition builder, its guards
   ['check'], // AST + schema → Filter
-  ['standard'], // defineSchema and the catalog as Standard Schema validators (loading check lazily)
+  ['standard'], // the Standard Schema face of a schema (loading check lazily)
+  ['schema'], // schemas as users make them: defineSchema, the catalog, JSON Schema in, OpenAPI out
   ['eval', 'sql'], // the back ends
   ['client'], // the query builder
   ['index.ts'], // the public entry
@@ -67,8 +68,9 @@ function between(from: readonly string[], to: readonly string[]): string[] {
 
 describe('the layout of src/', () => {
   it('reads the imports (a sanity check of the reading)', () => {
-    expect(IMPORTS).toContainEqual({ from: 'check/validate', to: 'schema/define' });
+    expect(IMPORTS).toContainEqual({ from: 'check/validate', to: 'spec/spec' });
     expect(IMPORTS).toContainEqual({ from: 'standard/standard', to: 'check/check' });
+    expect(IMPORTS).toContainEqual({ from: 'schema/define', to: 'standard/standard' });
   });
 
   it('has a floor for every folder', () => {
@@ -89,8 +91,8 @@ describe('the layout of src/', () => {
     expect(between(['eval'], ['sql'])).toEqual([]);
   });
 
-  it('keeps schemas below checking: schema/ imports nothing from check/', () => {
-    expect(between(['schema'], ['check', 'standard'])).toEqual([]);
+  it('keeps the Schema below checking: spec/ imports nothing from check/, standard/ or schema/', () => {
+    expect(between(['spec'], ['check', 'standard', 'schema'])).toEqual([]);
   });
 
   it('has no import cycle, between folders or between files', () => {

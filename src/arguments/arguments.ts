@@ -73,7 +73,7 @@ export function ownOptions<T>(fn: string, options: T | undefined, known: readonl
  * absent ones must not be found on `Object.prototype`.
  */
 export function ownCopy<T extends object>(value: T): T {
-  // Fast properties, unlike Object.create(null)'s dictionary (see schema/define.ts's ownCopy).
+  // Fast properties, unlike Object.create(null)'s dictionary (see spec/spec.ts's ownCopy).
   return Object.assign(Object.setPrototypeOf({}, null) as T, value);
 }
 

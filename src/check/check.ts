@@ -2,10 +2,10 @@ import { checkParamsOption, ownOptions, wrongArgument } from '../arguments/argum
 import type { Result } from '../diagnostics/diagnostic';
 import type { QueryInput } from '../input/decode';
 import { resolveLimits } from '../input/limits';
-import type { Schema } from '../schema/define';
+import type { Schema } from '../spec/spec';
 import type { ParseOptions } from '../syntax/parse';
 import { parseParams } from '../syntax/params';
-import { expectSchema } from '../schema/guard';
+import { expectSchema } from '../spec/guard';
 import type { Filter } from '../filter/filter';
 import { sortExample } from './sort';
 import { FilterBuilder } from './validate';

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { DiagnosticCode } from '../diagnostics/codes';
-import { CURSOR_PARAM } from '../schema/define';
+import { CURSOR_PARAM } from '../spec/spec';
 import type { Page } from '../filter/filter';
 import { clientFilter, cursorPage, withTieBreaker, type CursorCodec, type CursorRequest } from '../filter/cursor';
 

@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic';
 import { excerpt, quote } from '../text/quote';
-import { type Paging, type RequestParam, type Schema } from '../schema/define';
+import { type Paging, type RequestParam, type Schema } from '../spec/spec';
 import type { PassThroughParams } from '../syntax/ast';
 import type { Page } from '../filter/filter';
 import { dateValue, isDiagnostic, numberValue } from './values';

@@ -1,6 +1,6 @@
 import { diagnostic, type Diagnostic, type Location } from '../diagnostics/diagnostic';
 import { nameList, quote } from '../text/quote';
-import { sortableFields, type Field, type Schema } from '../schema/define';
+import { sortableFields, type Field, type Schema } from '../spec/spec';
 import type { Sort } from '../syntax/ast';
 import { API_SORT_KEYS } from '../syntax/sort';
 import type { SortField } from '../filter/filter';

@@ -1,13 +1,13 @@
 import { checkParamsOption, ownOptions } from '../arguments/arguments';
 import { capDiagnostics, diagnostic, MAX_DIAGNOSTICS, omission, type Diagnostic, type Location, type Result, type Span } from '../diagnostics/diagnostic';
 import { nameList, quote } from '../text/quote';
-import type { Field, FieldSpec, Schema } from '../schema/define';
+import type { Field, FieldSpec, Schema } from '../spec/spec';
 import { isComparison, type Clause, type FilterAst, type Param, type PassThroughParams, type Sort } from '../syntax/ast';
 import type { ParseOptions } from '../syntax/parse';
 import type { ParsedParam } from '../syntax/parsed';
 import { sortOutAst } from '../syntax/params';
 import { expectAst } from '../syntax/guard';
-import { expectSchema } from '../schema/guard';
+import { expectSchema } from '../spec/guard';
 import { conditionOf } from '../filter/condition';
 import type { Condition, DateTest, Filter, NumberTest, SortField, TextTest } from '../filter/filter';
 import { checkRequest } from './request';

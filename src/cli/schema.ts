@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { catalog, type ResourceName } from '../schema/catalog';
-import type { Schema } from '../schema/define';
-import { defineSchema } from '../standard/standard';
+import type { Schema } from '../spec/spec';
+import { defineSchema } from '../schema/define';
 import { reason, UsageError } from './usage';
 
 /** The `--resource` and `--schema` options, as parsed. */

@@ -15,9 +15,9 @@ export {
   type Schema,
   type SchemaSpec,
   type SortPath,
-} from '../schema/define';
+} from '../spec/spec';
 // The main entry's defineSchema and catalog: schemas that are Standard Schema validators
 // too, whose validate loads the parser on first use only (standard/standard.ts).
-export { defineSchema, balanceSheets, invoices, vendors, deposits, bills, connections, syncStatus, businesses, catalog } from '../standard/standard';
-export { DEPOSIT_LINE_MEMO_REMOVED, type ResourceName } from '../schema/catalog';
+export { defineSchema } from '../schema/define';
+export { balanceSheets, invoices, vendors, deposits, bills, connections, syncStatus, businesses, catalog, DEPOSIT_LINE_MEMO_REMOVED, type ResourceName } from '../schema/catalog';
 export type { Filter } from '../filter/filter';

@@ -3,10 +3,10 @@ import { conditionOf } from '../filter/condition';
 import { formatChecked } from '../filter/format';
 import type { CursorCodec } from '../filter/cursor';
 import { DATE_PROBLEMS, type DateRange, formatDate, instantOf, readDate } from '../values/date';
-import { CURSOR_PARAM, sortableFields, type Field, type FieldValueTypes, type InferFields, type InferParams, type InferSortable, type PagingSpec, type Schema, type SchemaSpec } from '../schema/define';
+import { CURSOR_PARAM, sortableFields, type Field, type FieldValueTypes, type InferFields, type InferParams, type InferSortable, type PagingSpec, type Schema, type SchemaSpec } from '../spec/spec';
 import { OPERATORS, SORT_DIRECTIONS, type Operator, type SortDirection } from '../syntax/ast';
 import { formatNumber } from '../values/number';
-import { expectSchema } from '../schema/guard';
+import { expectSchema } from '../spec/guard';
 import { describe } from '../arguments/arguments';
 import { sendable, shown } from './literal';
 

@@ -1,4 +1,4 @@
-import type { Field } from '../schema/define';
+import type { Field } from '../spec/spec';
 import type { Condition, DateTest, NumberTest, TextTest } from './filter';
 
 /**

@@ -1,4 +1,4 @@
-import { CURSOR_PARAM, MAX_CURSOR_LENGTH, PAGING_PARAMS, type Schema } from '../schema/define';
+import { CURSOR_PARAM, MAX_CURSOR_LENGTH, PAGING_PARAMS, type Schema } from '../spec/spec';
 import type { Condition, CursorValue, Filter, Page, PageCursor, SortField } from './filter';
 import type { Diagnostic } from '../diagnostics/diagnostic';
 import type { PassThroughParams } from '../syntax/ast';

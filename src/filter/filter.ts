@@ -1,4 +1,4 @@
-import type { FieldType } from '../schema/define';
+import type { FieldType } from '../spec/spec';
 import type { Operator, PassThroughParams, SortDirection } from '../syntax/ast';
 import type { DateRange } from '../values/date';
 

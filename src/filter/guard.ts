@@ -1,5 +1,5 @@
 import { everyElement, isObject, ownField, resultHint, wrongArgument } from '../arguments/arguments';
-import type { SCALAR_TYPES } from '../schema/define';
+import type { SCALAR_TYPES } from '../spec/spec';
 import { OPERATORS, SORT_DIRECTIONS, type FilterAst } from '../syntax/ast';
 import { expectAst } from '../syntax/guard';
 import { isFieldName } from '../values/name';

@@ -16,7 +16,7 @@ import {
   type ProblemDetails,
   type ProblemOptions,
 } from '../index';
-import { expectSchema } from '../schema/guard';
+import { expectSchema } from '../spec/guard';
 import { checkParamsOption, isObject, ownCopy, ownOptions, wrongArgument } from '../arguments/arguments';
 import { resolveLimits } from '../input/limits';
 

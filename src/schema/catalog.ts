@@ -1,4 +1,5 @@
-import { API_PAGING, indexSpec } from './define';
+import { API_PAGING, indexSpec, type SchemaSpec } from '../spec/spec';
+import { faced, type StandardSchema } from '../standard/standard';
 
 /**
  * The resources of the financial-data service, as schemas to check queries with.
@@ -83,11 +84,19 @@ const PERIOD = { startDate: 'date', endDate: 'date' } as const;
 /**
  * Parameter specs joined in order. A call rather than `{ ...a, ...b }` inside a schema:
  * a bundler keeps a spread it cannot prove free of getters, and with it the whole
- * `indexSpec` call around it; marked `/* @__PURE__ *\/`, a call goes when its result
+ * `resource` call around it; marked `/* @__PURE__ *\/`, a call goes when its result
  * is unused, so an app bundles only the schemas it imports.
  */
 function join<const A, const B, const C = unknown, const D = unknown>(a: A, b: B, c?: C, d?: D): A & B & C & D {
   return Object.assign({}, a, b, c, d);
+}
+
+/**
+ * A resource's spec indexed (`indexSpec`: the catalog's specs are right, and tested so)
+ * with its Standard Schema face, as `defineSchema` gives.
+ */
+function resource<const S extends SchemaSpec>(spec: S): StandardSchema<S> {
+  return faced(indexSpec(spec));
 }
 
 /** The API's paging (`limit` 100 by default, at most 500, and `offset`), written out in each spec. */
@@ -109,7 +118,7 @@ const PAGING = API_PAGING;
  *   `connectionUuid` (not `required`, see above); `startDate`, `endDate`,
  *   `accountingMethod` (cash or accrual).
  */
-export const balanceSheets = /* @__PURE__ */ indexSpec({
+export const balanceSheets = /* @__PURE__ */ resource({
   fields: {
     section: sortableString,
     subSection: sortableString,
@@ -145,7 +154,7 @@ export const balanceSheets = /* @__PURE__ */ indexSpec({
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above), `startDate`, `endDate`.
  */
-export const invoices = /* @__PURE__ */ indexSpec({
+export const invoices = /* @__PURE__ */ resource({
   fields: {
     id: sortableString,
     invoiceNumber: sortableString,
@@ -178,7 +187,7 @@ export const invoices = /* @__PURE__ */ indexSpec({
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above).
  */
-export const vendors = /* @__PURE__ */ indexSpec({
+export const vendors = /* @__PURE__ */ resource({
   fields: {
     id: sortableString,
     vendorName: sortableString,
@@ -208,7 +217,7 @@ export const DEPOSIT_LINE_MEMO_REMOVED =
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above), `startDate`, `endDate`.
  */
-export const deposits = /* @__PURE__ */ indexSpec({
+export const deposits = /* @__PURE__ */ resource({
   fields: {
     id: sortableString,
     postedDate: sortableDate,
@@ -243,7 +252,7 @@ export const deposits = /* @__PURE__ */ indexSpec({
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above), `startDate`, `endDate`.
  */
-export const bills = /* @__PURE__ */ indexSpec({
+export const bills = /* @__PURE__ */ resource({
   fields: {
     id: sortableString,
     postedDate: sortableDate,
@@ -275,7 +284,7 @@ export const bills = /* @__PURE__ */ indexSpec({
  * - Parameters: `institutionName` (a banking service; the items carry an `institution`
  *   object instead). None is required.
  */
-export const connections = /* @__PURE__ */ indexSpec({
+export const connections = /* @__PURE__ */ resource({
   fields: {
     connectionUuid: 'string',
     businessUuid: 'string',
@@ -305,7 +314,7 @@ export const connections = /* @__PURE__ */ indexSpec({
  *   `reportFrequency`, `currentStatus` (success, failed, pending, empty),
  *   `accountingMethod`; `requestId`.
  */
-export const syncStatus = /* @__PURE__ */ indexSpec({
+export const syncStatus = /* @__PURE__ */ resource({
   fields: { dataType: 'string', syncTime: 'number' },
   params: /* @__PURE__ */ join(CONNECTION, PERIOD, {
     reportFrequency: 'string',
@@ -329,13 +338,13 @@ export const syncStatus = /* @__PURE__ */ indexSpec({
  *   reference's `integrationUuids` takes a list of values, which a typed parameter does
  *   not: left out. None is required.
  */
-export const businesses = /* @__PURE__ */ indexSpec({
+export const businesses = /* @__PURE__ */ resource({
   fields: { businessName: 'string', status: 'string' },
   params: { businessNameOrUuid: 'string' },
   paging: PAGING,
 });
 
-/** Every resource, by the name of its collection endpoint. */
+/** Every resource, by the name of its collection endpoint; each also a Standard Schema validator. */
 export const catalog = { balanceSheets, invoices, vendors, deposits, bills, connections, syncStatus, businesses } as const;
 
 /** The name of a resource of the catalog. */

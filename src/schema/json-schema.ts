@@ -1,6 +1,6 @@
 import { ownOptions, wrongArgument } from '../arguments/arguments';
 import { isFieldName, RESERVED_NAMES } from '../values/name';
-import type { ElementFieldSpec, FieldSpec, ScalarType, SchemaSpec } from './define';
+import type { ElementFieldSpec, FieldSpec, ScalarType, SchemaSpec } from '../spec/spec';
 
 /** Options of `schemaFromJsonSchema`. */
 export interface JsonSchemaOptions {

@@ -1,9 +1,9 @@
-import { expectSchema } from './guard';
+import { expectSchema } from '../spec/guard';
 import { ownOptions, wrongArgument } from '../arguments/arguments';
 import { DIAGNOSTIC_CODES } from '../diagnostics/codes';
 import { PROBLEM_CONTENT_TYPE } from '../diagnostics/problem';
 import { OPERATORS, type Operator } from '../syntax/ast';
-import { CURSOR_PARAM, MAX_CURSOR_LENGTH, type Field, type FieldType, type ParamType, type RequestParam, type Schema } from './define';
+import { CURSOR_PARAM, MAX_CURSOR_LENGTH, type Field, type FieldType, type ParamType, type RequestParam, type Schema } from '../spec/spec';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it), as plain data. */
 export type JsonSchema = { readonly [keyword: string]: unknown };

@@ -1,5 +1,5 @@
-import { expectSchema } from '../schema/guard';
-import type { Schema } from '../schema/define';
+import { expectSchema } from '../spec/guard';
+import type { Schema } from '../spec/spec';
 import type { SqlTarget } from './target';
 import { lastPart, quoteIdentifier, quoteQualified } from './identifier';
 import { objectName, setUp } from './indexes';

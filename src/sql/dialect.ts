@@ -1,5 +1,5 @@
 import type { Condition, CursorValue, SortField } from '../filter/filter';
-import type { Field } from '../schema/define';
+import type { Field } from '../spec/spec';
 import type { QualifiedName } from './identifier';
 import type { Parameters } from './parameters';
 import type { TextComparison } from './text';

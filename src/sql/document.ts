@@ -1,7 +1,7 @@
 import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, CursorValue, DateTest, NumberTest } from '../filter/filter';
-import type { FieldType } from '../schema/define';
+import type { FieldType } from '../spec/spec';
 import { MAX_MS as END_MS, MIN_MS as FIRST_MS } from '../values/date';
 import { isFieldName } from '../values/name';
 import { cursorKey } from '../values/order';

@@ -1,4 +1,4 @@
-import type { Field } from '../schema/define';
+import type { Field } from '../spec/spec';
 import type { TextComparison } from './text';
 
 /** A table name: `'invoices'`, `'public.invoices'`, or its parts when a part holds a dot: `['public', 'my.table']`. */

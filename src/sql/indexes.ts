@@ -1,6 +1,6 @@
-import { expectSchema } from '../schema/guard';
+import { expectSchema } from '../spec/guard';
 import { ownField, ownOptions, wrongArgument } from '../arguments/arguments';
-import type { Field, Schema } from '../schema/define';
+import type { Field, Schema } from '../spec/spec';
 import type { Dialect, Index } from './dialect';
 import { dialectOf, type SqlTarget } from './target';
 import { indexedName, lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';

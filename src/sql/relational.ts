@@ -1,7 +1,7 @@
 import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, DateTest, NumberTest } from '../filter/filter';
-import type { Field } from '../schema/define';
+import type { Field } from '../spec/spec';
 import { cursorKey } from '../values/order';
 import type { Constraint, Dialect, Index, KeyField } from './dialect';
 import { indexedName, lastPart, quoteIdentifier, quoteQualified, type QualifiedName } from './identifier';

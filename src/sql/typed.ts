@@ -1,7 +1,7 @@
 import { ownField } from '../arguments/arguments';
 import { dateBounds, numberBounds } from '../filter/bounds';
 import type { Condition, CursorValue, DateTest, NumberTest, TextTest } from '../filter/filter';
-import type { Field, FieldType } from '../schema/define';
+import type { Field, FieldType } from '../spec/spec';
 import { MAX_MS as END_MS } from '../values/date';
 import { idText } from '../values/order';
 import type { Constraint, Dialect, Index } from './dialect';

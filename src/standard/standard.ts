@@ -2,10 +2,8 @@ import type { CheckOptions } from '../check/check';
 import type { Diagnostic, Result } from '../diagnostics/diagnostic';
 import type { Filter } from '../filter/filter';
 import type { QueryInput } from '../input/decode';
-import * as core from '../schema/catalog';
-import { checkSpec, indexSpec, ownCopy, withCursor, type Schema, type SchemaSpec } from '../schema/define';
-import { expectSchema } from '../schema/guard';
-import { CURSOR_CODEC } from '../check/cursor';
+import type { Schema, SchemaSpec } from '../spec/spec';
+import { expectSchema } from '../spec/guard';
 
 /**
  * One problem of a query as a Standard Schema issue: the diagnostic itself (its `code`,
@@ -61,8 +59,8 @@ export function withStandard<S extends SchemaSpec>(schema: Schema<S>): StandardS
   return faced(schema);
 }
 
-/** The face itself, for a schema known to be one (the catalog's, defineSchema's). */
-function faced<S extends SchemaSpec>(schema: Schema<S>): StandardSchema<S> {
+/** The face itself, for a schema known to be one (the catalog's, defineSchema's: `schema/`). */
+export function faced<S extends SchemaSpec>(schema: Schema<S>): StandardSchema<S> {
   const withFace = { ...schema } as { -readonly [K in keyof StandardSchema<S>]: StandardSchema<S>[K] };
   withFace['~standard'] = Object.freeze({
     version: 1,
@@ -106,39 +104,3 @@ function answer(result: Result<Filter>): StandardResult {
 function toIssue(d: Diagnostic): StandardIssue {
   return d.param === undefined ? d : { ...d, path: [d.param] };
 }
-
-/**
- * Checks a schema spec and indexes its filterable paths, its request parameters, its
- * paging and its sort parameter (`schema/define.ts`), as a schema that is also a Standard
- * Schema v1 validator: `schema['~standard'].validate(query)` is `check`. The same
- * function from the main entry and from `qsfilter/client`. A malformed spec is a
- * programmer error: it throws a `TypeError` that says what is wrong.
- */
-export function defineSchema<const S extends SchemaSpec>(spec: S): StandardSchema<S> {
-  checkSpec(ownCopy(spec));
-  // Cursor paging's code goes with the schemas that page by cursor (`CursorPaging`).
-  return faced(withCursor(indexSpec(spec), CURSOR_CODEC));
-}
-
-// The catalog as the entries export it: each resource of `schema/catalog.ts` (see there
-// for its fields and sources), with its Standard Schema face.
-
-/** `GET /balanceSheets` of `schema/catalog.ts`, also a Standard Schema validator. */
-export const balanceSheets = /* @__PURE__ */ faced(core.balanceSheets);
-/** `GET /invoices` of `schema/catalog.ts`, also a Standard Schema validator. */
-export const invoices = /* @__PURE__ */ faced(core.invoices);
-/** `GET /vendors` of `schema/catalog.ts`, also a Standard Schema validator. */
-export const vendors = /* @__PURE__ */ faced(core.vendors);
-/** `GET /deposits` of `schema/catalog.ts`, also a Standard Schema validator. */
-export const deposits = /* @__PURE__ */ faced(core.deposits);
-/** `GET /bills` of `schema/catalog.ts`, also a Standard Schema validator. */
-export const bills = /* @__PURE__ */ faced(core.bills);
-/** `GET /connections` of `schema/catalog.ts`, also a Standard Schema validator. */
-export const connections = /* @__PURE__ */ faced(core.connections);
-/** `GET /syncStatus` of `schema/catalog.ts`, also a Standard Schema validator. */
-export const syncStatus = /* @__PURE__ */ faced(core.syncStatus);
-/** `GET /businesses` of `schema/catalog.ts`, also a Standard Schema validator. */
-export const businesses = /* @__PURE__ */ faced(core.businesses);
-
-/** Every resource, by the name of its collection endpoint. */
-export const catalog = { balanceSheets, invoices, vendors, deposits, bills, connections, syncStatus, businesses } as const;

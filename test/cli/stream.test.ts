@@ -10,7 +10,7 @@ import type { Filter } from '../../src/filter/filter';
 import { compile } from '../../src/eval/compile';
 import { sortItems } from '../../src/eval/sort';
 import { catalog, type ResourceName } from '../../src/schema/catalog';
-import { PAGING_PARAMS } from '../../src/schema/define';
+import { PAGING_PARAMS } from '../../src/spec/spec';
 import { CLI, runCli } from '../support/cli';
 
 const dir = mkdtempSync(join(tmpdir(), 'qsfilter-cli-stream-'));

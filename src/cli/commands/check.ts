@@ -1,7 +1,7 @@
 import { check } from '../../check/check';
 import { format } from '../../filter/format';
 import type { Filter } from '../../filter/filter';
-import { PAGING_PARAMS, type Schema } from '../../schema/define';
+import { PAGING_PARAMS, type Schema } from '../../spec/spec';
 import { escaped, jsonQuote, jsonText } from '../../text/quote';
 import { toProblemDetails } from '../../diagnostics/problem';
 import { explain, explainOrder } from '../explain';

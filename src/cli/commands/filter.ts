@@ -3,7 +3,7 @@ import type { Filter } from '../../filter/filter';
 import { jsonQuote } from '../../text/quote';
 import { compile } from '../../eval/compile';
 import { itemOrder } from '../../eval/sort';
-import { PAGING_PARAMS } from '../../schema/define';
+import { PAGING_PARAMS } from '../../spec/spec';
 import { Progress, wantsProgress } from '../progress';
 import { loadSchema, type SchemaOptions } from '../schema';
 import { SORT_MEMORY, SortedMatches } from '../sort/sorted';

@@ -1,4 +1,4 @@
-import type { Schema } from '../../schema/define';
+import type { Schema } from '../../spec/spec';
 import { RESOURCE_NAMES, resourceSchema } from '../schema';
 import { EXIT } from '../usage';
 

@@ -1,5 +1,5 @@
 import { isObject, wrongArgument } from '../arguments/arguments';
-import type { Schema } from './define';
+import type { Schema } from './spec';
 
 /**
  * Checks that `fn` was given a schema made by `defineSchema`, and says what to do with
