@@ -104,3 +104,13 @@ export { sqlIndexes, type IndexOptions } from './sql/indexes';
 export { sqlConstraints } from './sql/constraints';
 export type { QualifiedName } from './sql/identifier';
 export type { SqlValue } from './sql/parameters';
+export {
+  requestChecks,
+  type AdapterSetup,
+  type FactoryUsage,
+  type FilterQueryOptions,
+  type FilterRejection,
+  type ProblemLabels,
+  type RequestChecker,
+  type RequestOutcome,
+} from './server/requests';

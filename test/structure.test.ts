@@ -21,9 +21,9 @@ const FLOORS: readonly (readonly string[])[] = [
   ['standard'], // the Standard Schema face of a schema (loading check lazily)
   ['schema'], // schemas as users make them: defineSchema, the catalog, JSON Schema in, OpenAPI out
   ['eval', 'sql'], // the back ends
-  ['client'], // the query builder
+  ['client', 'server'], // the query builder; the request check of every server adapter
   ['index.ts'], // the public entry
-  ['integrations'], // the server adapters, over the public entry
+  ['integrations'], // the server adapters, over the public entry alone
   ['cli'], // the command
 ];
 

@@ -5,7 +5,8 @@
  */
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import type { Filter, Schema } from '../index';
-import { adapterSettings, PROBLEM_RESPONSE_TYPE, type FilterQueryOptions, type FilterRejection, type RequestChecker } from './adapter';
+import { requestChecks } from '../index';
+import { HOOKS, PROBLEM_RESPONSE_TYPE, type FilterQueryOptions, type FilterRejection, type RequestChecker } from './adapter';
 
 export type { FilterQueryOptions, FilterRejection } from './adapter';
 
@@ -40,9 +41,9 @@ type WithFilter = FastifyRequest & { [FILTER]: Filter | null };
 
 const plugin: FastifyPluginCallback<FastifyFilterOptions> = (app, options, done) => {
   const onError = options.onError;
-  let checkerFor: ReturnType<typeof adapterSettings>;
+  let checkerFor: ReturnType<typeof requestChecks>;
   try {
-    checkerFor = adapterSettings(WHO, options);
+    checkerFor = requestChecks({ name: WHO, hooks: HOOKS }, options);
   } catch (error) {
     // A callback plugin reports through done: app.register() and app.ready() then reject with it.
     done(error as Error);

@@ -8,7 +8,6 @@
 import type { Context, Env, Handler, MiddlewareHandler, Next } from 'hono';
 import type { HandlerResponse } from 'hono/types';
 import type { Filter, Schema } from '../index';
-import { wrongArgument } from '../arguments/arguments';
 import { middlewareChecker, PROBLEM_RESPONSE_TYPE, type FilterQueryOptions, type FilterRejection, type RequestOutcome } from './adapter';
 
 export type { FilterQueryOptions, FilterRejection } from './adapter';
@@ -64,7 +63,7 @@ export function filterRoute<E extends Env = Env, P extends string = string, R ex
 ): Handler<E, P, FilterInput, R | Promise<Response>> {
   const who = 'qsfilter/hono filterRoute';
   const checked = routeCheck(who, schema, options, handler, FILTER_ROUTE_USAGE);
-  if (typeof handler !== 'function') wrongArgument(who, 'the handler', 'a function: (c) => a response', handler);
+  if (typeof handler !== 'function') throw new TypeError(`${who}: the handler must be a function: (c) => a response, not ${handler === null ? 'null' : typeof handler}.`);
   return checked;
 }
 

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
-import { compile, invoices, vendors, type Filter, type Schema } from '../../src/index';
+import { compile, invoices, PROBLEM_CONTENT_TYPE, requestChecks, vendors, type Filter, type FilterQueryOptions, type Schema } from '../../src/index';
 import type * as ExpressAdapter from '../../src/integrations/express';
 import type * as FastifyAdapter from '../../src/integrations/fastify';
 import type * as HonoAdapter from '../../src/integrations/hono';
@@ -94,6 +94,26 @@ export async function startHono(adapter: typeof HonoAdapter, options?: HonoAdapt
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s as Server));
   });
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => closeServer(server) };
+}
+
+/**
+ * A server of `node:http` alone, no framework, made with the main entry's `requestChecks`
+ * as an adapter of a framework qsfilter has none for would be: it routes by path and
+ * answers as the adapters do.
+ */
+export async function startNodeHttp(options?: FilterQueryOptions): Promise<RunningServer> {
+  const checkerOf = requestChecks({ name: 'node:http test server' }, options);
+  const routes = new Map(Object.entries(ROUTES).map(([resource, schema]) => [`/${resource}`, { resource: resource as keyof typeof ITEMS, checkUrl: checkerOf(schema) }]));
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    const route = routes.get(url.split('?', 1)[0]!);
+    if (route === undefined) return void res.writeHead(404).end();
+    const outcome = route.checkUrl(url);
+    if (!outcome.ok) return void res.writeHead(400, { 'content-type': `${PROBLEM_CONTENT_TYPE}; charset=utf-8` }).end(JSON.stringify(outcome.problem));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer(route.resource, outcome.value)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => closeServer(server) };
 }
 

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { invoices, requestChecks } from '../../src/index';
+import { startNodeHttp } from './servers';
+import { adapterSuite } from './suite';
+
+// The main entry's requestChecks, which the three adapters are made of, as the adapter of
+// a framework qsfilter has none for uses it: here node:http alone, over real HTTP, held to
+// what every adapter must do (reference §10).
+adapterSuite('requestChecks on node:http, no framework', (options) => startNodeHttp(options));
+
+describe('requestChecks: set-up errors, each a TypeError that begins with the adapter\'s name', () => {
+  const usage = { name: 'filterQuery', call: 'filterQuery(schema)', route: 'app.get(path, filterQuery(schema), handler)' };
+  it.each<[string, () => unknown, RegExp]>([
+    ['a schema spec', () => requestChecks({ name: 'koa-filter' })({ fields: { a: 'number' } }), /^koa-filter: the schema must be a schema made by defineSchema\(\), not an object\. This is a schema spec/],
+    ['a schema where the adapter says where', () => requestChecks({ name: 'koa-filter' })('invoices', 'route GET /x config.filter'), /^koa-filter: route GET \/x config\.filter must be a schema made by defineSchema\(\), not the string "invoices"\.$/],
+    ['an unknown option', () => requestChecks({ name: 'koa-filter' }, { onError: () => undefined }), /^koa-filter: unknown option "onError"; the options are caseInsensitive, limits, params, problem\.$/],
+    ['a hook that is no function', () => requestChecks({ name: 'koa-filter', hooks: ['onError'] }, { onError: 'log' }), /^koa-filter: "onError" must be a function, not the string "log"\.$/],
+    ['options that are no object', () => requestChecks({ name: 'koa-filter', hooks: ['onError'] }, 'strict'), /^koa-filter: the options must be an object \(caseInsensitive, limits, params, problem, onError\), not the string "strict"\.$/],
+    ['a bad limit', () => requestChecks({ name: 'koa-filter' }, { limits: { maxClauses: -1 } }), /^koa-filter: the limit "maxClauses" must be a non-negative integer or Infinity, not the number -1\.$/],
+    ['a request where the schema goes, with the usage', () => requestChecks({ name: 'koa-filter', usage })({ req: {}, res: {} }), /^koa-filter: the schema must be a schema made by defineSchema\(\), not an object\. The route was given filterQuery itself: give it filterQuery\(schema\), app\.get\(path, filterQuery\(schema\), handler\)\.$/],
+  ])('%s', (_name, make, message) => {
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(message);
+  });
+
+  it('takes a hook that is a function, and leaves it to the adapter', () => {
+    const checkUrl = requestChecks({ name: 'koa-filter', hooks: ['onError'] }, { onError: () => undefined })(invoices);
+    expect(checkUrl('/invoices?totalAmount=gt:1')).toMatchObject({ ok: true, value: { conditions: [{ key: 'totalAmount' }] } });
+  });
+
+  it('answers a bad query with the diagnostics and the problem, its instance the path as sent', () => {
+    const checkUrl = requestChecks({ name: 'koa-filter' }, { problem: { type: 'https://example.com/problems/query', title: 'Bad query' } })(invoices);
+    const outcome = checkUrl('http://api.example.com/v2/invoices?totalAmount=x');
+    expect(outcome).toMatchObject({
+      ok: false,
+      errors: [{ code: 'INVALID_NUMBER', param: 'totalAmount' }],
+      problem: { type: 'https://example.com/problems/query', title: 'Bad query', status: 400, instance: '/v2/invoices' },
+    });
+  });
+});
