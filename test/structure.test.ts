@@ -86,6 +86,16 @@ describe('the layout of src/', () => {
     expect(between(['eval', 'sql', 'client'], ['check'])).toEqual([]);
   });
 
+  it('keeps the back ends off the grammar: eval/ and sql/ import nothing from syntax/ (names are values/name.ts)', () => {
+    expect(between(['eval', 'sql'], ['syntax'])).toEqual([]);
+  });
+
+  it('keeps the adapters on the public entry: integrations/ imports index.ts alone, as a framework\'s user would', () => {
+    const inside = FLOORS.flat().filter((folder) => folder !== 'index.ts' && folder !== 'integrations');
+    expect(between(['integrations'], inside)).toEqual([]);
+    expect(between(['integrations'], ['index.ts']).length).toBeGreaterThan(0);
+  });
+
   it('keeps the back ends apart: sql/ imports nothing from eval/, nor eval/ from sql/', () => {
     expect(between(['sql'], ['eval'])).toEqual([]);
     expect(between(['eval'], ['sql'])).toEqual([]);
