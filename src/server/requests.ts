@@ -5,7 +5,7 @@ import type { Filter } from '../filter/filter';
 import { resolveLimits, type Limits } from '../input/limits';
 import { splitRequestUrl } from '../input/url';
 import { expectSchema } from '../spec/guard';
-import { checkParamsOption, isObject, ownCopy, ownOptions, wrongArgument } from '../arguments/arguments';
+import { checkParamsOption, everyElement, isObject, ownCopy, ownOptions, wrongArgument } from '../arguments/arguments';
 
 // The request check every server adapter is made of (reference §10), public so that the
 // adapters use the package through its main entry alone, as a framework's user who
@@ -87,7 +87,7 @@ export interface FactoryUsage {
  * ```
  */
 export function requestChecks(setup: AdapterSetup, options?: unknown): (schema: unknown, where?: string) => RequestChecker {
-  const { name: who, hooks = [], usage } = setup;
+  const { name: who, hooks = [], usage } = setupOf(setup);
   options = ownOptions(who, options, [...OPTION_KEYS, ...hooks]);
   const given = (options ?? {}) as Record<string, unknown>;
   for (const hook of hooks) {
@@ -130,3 +130,16 @@ export function requestChecks(setup: AdapterSetup, options?: unknown): (schema: 
 }
 
 const OPTION_KEYS = ['caseInsensitive', 'limits', 'params', 'problem'];
+
+/** The setup of `requestChecks`, its own properties alone: a name, hook names, a usage of three strings. */
+function setupOf(setup: unknown): AdapterSetup {
+  const fn = 'requestChecks';
+  if (!isObject(setup) || !Object.hasOwn(setup, 'name') || typeof setup.name !== 'string') wrongArgument(fn, 'the setup', 'an object: { name, hooks?, usage? }, name a string', setup);
+  const own = ownCopy(setup);
+  const { hooks, usage } = own;
+  if (hooks !== undefined && (!Array.isArray(hooks) || !everyElement(hooks, (h) => typeof h === 'string'))) wrongArgument(fn, '"hooks"', 'an array of option names', hooks);
+  if (usage !== undefined && !(isObject(usage) && ['name', 'call', 'route'].every((key) => typeof usage[key] === 'string'))) {
+    wrongArgument(fn, '"usage"', 'an object of three strings: { name, call, route }', usage);
+  }
+  return own as unknown as AdapterSetup;
+}

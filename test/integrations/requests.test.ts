@@ -18,6 +18,9 @@ describe('requestChecks: set-up errors, each a TypeError that begins with the ad
     ['options that are no object', () => requestChecks({ name: 'koa-filter', hooks: ['onError'] }, 'strict'), /^koa-filter: the options must be an object \(caseInsensitive, limits, params, problem, onError\), not the string "strict"\.$/],
     ['a bad limit', () => requestChecks({ name: 'koa-filter' }, { limits: { maxClauses: -1 } }), /^koa-filter: the limit "maxClauses" must be a non-negative integer or Infinity, not the number -1\.$/],
     ['a request where the schema goes, with the usage', () => requestChecks({ name: 'koa-filter', usage })({ req: {}, res: {} }), /^koa-filter: the schema must be a schema made by defineSchema\(\), not an object\. The route was given filterQuery itself: give it filterQuery\(schema\), app\.get\(path, filterQuery\(schema\), handler\)\.$/],
+    ['no setup', () => requestChecks(undefined as never), /^requestChecks: the setup must be an object: \{ name, hooks\?, usage\? \}, name a string, not undefined\.$/],
+    ['hooks that are no names', () => requestChecks({ name: 'koa-filter', hooks: 'onError' as never }), /^requestChecks: "hooks" must be an array of option names, not the string "onError"\.$/],
+    ['a usage short of a string', () => requestChecks({ name: 'koa-filter', usage: { name: 'filterQuery' } as never }), /^requestChecks: "usage" must be an object of three strings: \{ name, call, route \}, not an object\.$/],
   ])('%s', (_name, make, message) => {
     expect(make).toThrow(TypeError);
     expect(make).toThrow(message);
