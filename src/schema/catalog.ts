@@ -1,5 +1,5 @@
-import { API_PAGING, indexSpec, type SchemaSpec } from '../spec/spec';
-import { faced, type StandardSchema } from '../standard/standard';
+import { API_PAGING, indexSpec } from '../spec/spec';
+import { faced } from '../standard/standard';
 
 /**
  * The resources of the financial-data service, as schemas to check queries with.
@@ -84,19 +84,11 @@ const PERIOD = { startDate: 'date', endDate: 'date' } as const;
 /**
  * Parameter specs joined in order. A call rather than `{ ...a, ...b }` inside a schema:
  * a bundler keeps a spread it cannot prove free of getters, and with it the whole
- * `resource` call around it; marked `/* @__PURE__ *\/`, a call goes when its result
+ * `indexSpec` call around it; marked `/* @__PURE__ *\/`, a call goes when its result
  * is unused, so an app bundles only the schemas it imports.
  */
 function join<const A, const B, const C = unknown, const D = unknown>(a: A, b: B, c?: C, d?: D): A & B & C & D {
   return Object.assign({}, a, b, c, d);
-}
-
-/**
- * A resource's spec indexed (`indexSpec`: the catalog's specs are right, and tested so)
- * with its Standard Schema face, as `defineSchema` gives.
- */
-function resource<const S extends SchemaSpec>(spec: S): StandardSchema<S> {
-  return faced(indexSpec(spec));
 }
 
 /** The API's paging (`limit` 100 by default, at most 500, and `offset`), written out in each spec. */
@@ -118,7 +110,7 @@ const PAGING = API_PAGING;
  *   `connectionUuid` (not `required`, see above); `startDate`, `endDate`,
  *   `accountingMethod` (cash or accrual).
  */
-export const balanceSheets = /* @__PURE__ */ resource({
+export const balanceSheets = /* @__PURE__ */ faced(/* @__PURE__ */ indexSpec({
   fields: {
     section: sortableString,
     subSection: sortableString,
@@ -136,7 +128,7 @@ export const balanceSheets = /* @__PURE__ */ resource({
   },
   params: /* @__PURE__ */ join(CONNECTION, { reportFrequency: { type: 'string', required: true } }, PERIOD, { accountingMethod: 'string' }),
   paging: PAGING,
-});
+}));
 
 /**
  * `GET /invoices`.
@@ -154,7 +146,7 @@ export const balanceSheets = /* @__PURE__ */ resource({
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above), `startDate`, `endDate`.
  */
-export const invoices = /* @__PURE__ */ resource({
+export const invoices = /* @__PURE__ */ faced(/* @__PURE__ */ indexSpec({
   fields: {
     id: sortableString,
     invoiceNumber: sortableString,
@@ -173,7 +165,7 @@ export const invoices = /* @__PURE__ */ resource({
   },
   params: /* @__PURE__ */ join(CONNECTION, PERIOD),
   paging: PAGING,
-});
+}));
 
 /**
  * `GET /vendors`.
@@ -187,7 +179,7 @@ export const invoices = /* @__PURE__ */ resource({
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above).
  */
-export const vendors = /* @__PURE__ */ resource({
+export const vendors = /* @__PURE__ */ faced(/* @__PURE__ */ indexSpec({
   fields: {
     id: sortableString,
     vendorName: sortableString,
@@ -197,7 +189,7 @@ export const vendors = /* @__PURE__ */ resource({
   },
   params: CONNECTION,
   paging: PAGING,
-});
+}));
 
 /** Where to filter instead of `lines.memo` on deposits, since the release of 2023-01-09. */
 export const DEPOSIT_LINE_MEMO_REMOVED =
@@ -217,7 +209,7 @@ export const DEPOSIT_LINE_MEMO_REMOVED =
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above), `startDate`, `endDate`.
  */
-export const deposits = /* @__PURE__ */ resource({
+export const deposits = /* @__PURE__ */ faced(/* @__PURE__ */ indexSpec({
   fields: {
     id: sortableString,
     postedDate: sortableDate,
@@ -234,7 +226,7 @@ export const deposits = /* @__PURE__ */ resource({
   },
   params: /* @__PURE__ */ join(CONNECTION, PERIOD),
   paging: PAGING,
-});
+}));
 
 /**
  * `GET /bills`.
@@ -252,7 +244,7 @@ export const deposits = /* @__PURE__ */ resource({
  * - Parameters: `businessName`, `serviceName` or `connectionUuid` (none `required`, see
  *   above), `startDate`, `endDate`.
  */
-export const bills = /* @__PURE__ */ resource({
+export const bills = /* @__PURE__ */ faced(/* @__PURE__ */ indexSpec({
   fields: {
     id: sortableString,
     postedDate: sortableDate,
@@ -268,7 +260,7 @@ export const bills = /* @__PURE__ */ resource({
   },
   params: /* @__PURE__ */ join(CONNECTION, PERIOD),
   paging: PAGING,
-});
+}));
 
 /**
  * `GET /connections`: connections to third-party accounting systems.
@@ -284,7 +276,7 @@ export const bills = /* @__PURE__ */ resource({
  * - Parameters: `institutionName` (a banking service; the items carry an `institution`
  *   object instead). None is required.
  */
-export const connections = /* @__PURE__ */ resource({
+export const connections = /* @__PURE__ */ faced(/* @__PURE__ */ indexSpec({
   fields: {
     connectionUuid: 'string',
     businessUuid: 'string',
@@ -296,7 +288,7 @@ export const connections = /* @__PURE__ */ resource({
   },
   params: { institutionName: 'string' },
   paging: PAGING,
-});
+}));
 
 /**
  * `GET /syncStatus` (`/data/syncStatus`): when each data type of a connection was synced.
@@ -314,7 +306,7 @@ export const connections = /* @__PURE__ */ resource({
  *   `reportFrequency`, `currentStatus` (success, failed, pending, empty),
  *   `accountingMethod`; `requestId`.
  */
-export const syncStatus = /* @__PURE__ */ resource({
+export const syncStatus = /* @__PURE__ */ faced(/* @__PURE__ */ indexSpec({
   fields: { dataType: 'string', syncTime: 'number' },
   params: /* @__PURE__ */ join(CONNECTION, PERIOD, {
     reportFrequency: 'string',
@@ -323,7 +315,7 @@ export const syncStatus = /* @__PURE__ */ resource({
     requestId: 'string',
   }),
   paging: PAGING,
-});
+}));
 
 /**
  * `GET /businesses`: the businesses that share their data (created with
@@ -338,11 +330,11 @@ export const syncStatus = /* @__PURE__ */ resource({
  *   reference's `integrationUuids` takes a list of values, which a typed parameter does
  *   not: left out. None is required.
  */
-export const businesses = /* @__PURE__ */ resource({
+export const businesses = /* @__PURE__ */ faced(/* @__PURE__ */ indexSpec({
   fields: { businessName: 'string', status: 'string' },
   params: { businessNameOrUuid: 'string' },
   paging: PAGING,
-});
+}));
 
 /** Every resource, by the name of its collection endpoint; each also a Standard Schema validator. */
 export const catalog = { balanceSheets, invoices, vendors, deposits, bills, connections, syncStatus, businesses } as const;
