@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { invoices, requestChecks } from '../../src/index';
+import { check, invoices, requestChecks, splitRequestUrl } from '../../src/index';
 import { startNodeHttp } from './servers';
 import { adapterSuite } from './suite';
 
@@ -39,5 +40,28 @@ describe('requestChecks: set-up errors, each a TypeError that begins with the ad
       errors: [{ code: 'INVALID_NUMBER', param: 'totalAmount' }],
       problem: { type: 'https://example.com/problems/query', title: 'Bad query', status: 400, instance: '/v2/invoices' },
     });
+  });
+});
+
+describe('requestChecks: any request URL (property)', () => {
+  const checkUrl = requestChecks({ name: 'koa-filter' }, { limits: { maxQueryLength: 256 } })(invoices);
+  // Paths and queries of the characters that matter to a URL and to the language, and any text.
+  const piece = fc.oneof(fc.constantFrom('/', '?', '#', '&', '=', ';', '%', '%25', '%zz', '+', ':', 'totalAmount', 'gte:', '1', 'lines.amount', 'orderBy', '\u00e9', '\ud800'), fc.string({ unit: 'binary', maxLength: 8 }));
+  const url = fc.array(piece, { maxLength: 24 }).map((parts) => parts.join(''));
+
+  it('never throws, and answers what check answers of the query as sent, the problem\'s instance its path', () => {
+    fc.assert(
+      fc.property(url, (sent) => {
+        const outcome = checkUrl(sent);
+        const { pathname, search } = splitRequestUrl(sent);
+        const checked = check(search, invoices, { limits: { maxQueryLength: 256 } });
+        expect(outcome.ok).toBe(checked.ok);
+        if (outcome.ok || checked.ok) return;
+        expect(outcome.errors).toEqual(checked.errors);
+        expect(outcome.problem.instance).toBe(pathname);
+        expect(outcome.problem.errors).toHaveLength(outcome.errors.length);
+      }),
+      { numRuns: 600 },
+    );
   });
 });
