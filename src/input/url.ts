@@ -30,7 +30,12 @@ export function queryRange(url: string): { readonly start: number; readonly end:
  * `%` into `"\uFFFD"` or left it as a wildcard).
  */
 export function splitRequestUrl(url: string): RequestTarget {
-  if (typeof url !== 'string') wrongArgument('splitRequestUrl', 'the URL', 'a string (the request URL as received: path and query)', url);
+  return requestTarget('splitRequestUrl', url);
+}
+
+/** `splitRequestUrl` for `fn`, which a URL that is not a string is the `TypeError` of. */
+export function requestTarget(fn: string, url: unknown): RequestTarget {
+  if (typeof url !== 'string') wrongArgument(fn, 'the URL', 'a string (the request URL as received: path and query)', url);
   const { start, end } = queryRange(url);
   const pathEnd = start === -1 ? end : start - 1;
   const pathStart = isUrl(url) ? authorityEnd(url, pathEnd) : 0;

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic';
 import { toProblemDetails, type ProblemDetails, type ProblemOptions } from '../diagnostics/problem';
 import type { Filter } from '../filter/filter';
 import { resolveLimits, type Limits } from '../input/limits';
-import { splitRequestUrl } from '../input/url';
+import { requestTarget } from '../input/url';
 import { expectSchema } from '../spec/guard';
 import { checkParamsOption, everyElement, isObject, ownCopy, ownOptions, wrongArgument } from '../arguments/arguments';
 
@@ -121,7 +121,7 @@ export function requestChecks(setup: AdapterSetup, options?: unknown): (schema: 
     }
     expectSchema(who, schema, where);
     return (url) => {
-      const { pathname, search } = splitRequestUrl(url);
+      const { pathname, search } = requestTarget(who, url);
       const result = check(search, schema, checking);
       if (result.ok) return result;
       return { ok: false, errors: result.errors, problem: toProblemDetails(result.errors, { ...labels, instance: pathname }) };
@@ -134,10 +134,14 @@ const OPTION_KEYS = ['caseInsensitive', 'limits', 'params', 'problem'];
 /** The setup of `requestChecks`, its own properties alone: a name, hook names, a usage of three strings. */
 function setupOf(setup: unknown): AdapterSetup {
   const fn = 'requestChecks';
-  if (!isObject(setup) || !Object.hasOwn(setup, 'name') || typeof setup.name !== 'string') wrongArgument(fn, 'the setup', 'an object: { name, hooks?, usage? }, name a string', setup);
+  if (!isObject(setup) || !Object.hasOwn(setup, 'name') || typeof setup.name !== 'string' || setup.name === '') {
+    wrongArgument(fn, 'the setup', 'an object: { name, hooks?, usage? }, name a string that is not empty', setup);
+  }
   const own = ownCopy(setup);
   const { hooks, usage } = own;
   if (hooks !== undefined && (!Array.isArray(hooks) || !everyElement(hooks, (h) => typeof h === 'string'))) wrongArgument(fn, '"hooks"', 'an array of option names', hooks);
+  const taken = (hooks as string[] | undefined)?.find((hook) => OPTION_KEYS.includes(hook));
+  if (taken !== undefined) throw new TypeError(`${fn}: the hook "${taken}" is an option of every adapter (${OPTION_KEYS.join(', ')}): name it otherwise.`);
   if (usage !== undefined && !(isObject(usage) && ['name', 'call', 'route'].every((key) => typeof usage[key] === 'string'))) {
     wrongArgument(fn, '"usage"', 'an object of three strings: { name, call, route }', usage);
   }
