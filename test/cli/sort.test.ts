@@ -52,7 +52,7 @@ describe('orderBy without limit, past --sort-memory', () => {
     const result = await closed;
     expect(result).toMatchObject({ code: null, signal, stdout: '', stderr: '' });
     expect(readdirSync(temp)).toEqual([]);
-  }, 60_000);
+  });
 
   it('removes its temporary files on an input error, after writing the sorted matches before it', async () => {
     const temp = mkdtempSync(join(dir, 'error-'));

@@ -9,7 +9,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { check, compile, detectCaseFolding, toSqlTemplate, type CaseFolding, type Filter, type SqlTarget } from '../../src/index';
 import { specInvoices as invoices } from '../check/support';
 import { SERVERS, useDatabase, type Database } from '../support/databases';
-import { TEST_TIMEOUT } from './support/database';
 
 /**
  * Query builders take a filter through their own `sql` template tag, which numbers the
@@ -139,7 +138,7 @@ describe.each(SERVERS)('query builders on $label', (server) => {
       .limit(20)
       .execute();
     expect(rows.map((r) => r.id)).toEqual(expected(filter));
-  }, TEST_TIMEOUT);
+  });
 
   it.each(QUERIES)('Drizzle: %s', async (query) => {
     const filter = filterOf(query);
@@ -151,7 +150,7 @@ describe.each(SERVERS)('query builders on $label', (server) => {
       .orderBy(asc(invoicesTable.id))
       .limit(20);
     expect(rows.map((r) => r.id)).toEqual(expected(filter));
-  }, TEST_TIMEOUT);
+  });
 
   it('finds something for most queries, so the comparison means something', () => {
     expect(QUERIES.filter((q) => expected(filterOf(q)).length > 0).length).toBeGreaterThanOrEqual(QUERIES.length - 1);

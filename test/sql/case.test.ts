@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectCaseFolding, toSql, check, defineSchema, type CaseFolding } from '../../src/index';
 import { folder, foldedText, supportedCaseFoldings } from '../../src/sql/text';
 import { foldCase } from '../../src/values/case';
-import { OPEN_TIMEOUT, REAL_SERVERS, SERVERS, useDatabase, type Database } from '../support/databases';
-import { TEST_TIMEOUT } from './support/database';
+import { REAL_SERVERS, SERVERS, useDatabase, type Database } from '../support/databases';
 
 /**
  * Case folding in SQL, each folding on each server that has it, against `foldCase`
@@ -83,7 +82,7 @@ describe.each(SERVERS)('case folding on $label', (server) => {
       expect(found.length).toBeLessThan(250);
       console.log(`${server.label}, ${folding}: ${found.length} letters fold differently from compile (${found.slice(0, 6).map((d) => hex(d.cp)).join(' ')} …)`);
     }
-  }, TEST_TIMEOUT);
+  });
 
   it('pg_c_utf8 and icu fold whole words per code point: final sigma and dotted capital I', async () => {
     const words = ['ΣΑΣ', 'ΟΔΟΣ ΑΘΗΝΑΣ', 'İSTANBUL', 'Straße', 'ǅemal', 'ПРИВЕТ', 'ΣΑΣ!', 'AΣ.B'];
@@ -94,7 +93,7 @@ describe.each(SERVERS)('case folding on $label', (server) => {
       );
       expect(rows.map((r) => r.folded), folding).toEqual(words.map(foldCase));
     }
-  }, TEST_TIMEOUT);
+  });
 
   it('ascii: folds A–Z only, exactly as the values bound against it are folded; every other letter compares exactly', async () => {
     // The two sides of toSql agree on every character…
@@ -104,7 +103,7 @@ describe.each(SERVERS)('case folding on $label', (server) => {
     const expected = CODE_POINTS.filter((cp) => cp > 0x7f && foldCase(String.fromCodePoint(cp)) !== String.fromCodePoint(cp));
     expect(found).toEqual(expected);
     console.log(`${server.label}, ascii: ${found.length} letters fold differently from compile`);
-  }, TEST_TIMEOUT);
+  });
 
   it('finds with each folding what that folding means, on a table', async () => {
     const schema = defineSchema({ fields: { name: 'string' } });
@@ -124,7 +123,7 @@ describe.each(SERVERS)('case folding on $label', (server) => {
       expect(await find('name=%25%C3%89CLAIR', folding)).toEqual(folding === 'ascii' ? ['Éclair', 'ÉCLAIR'] : ['Éclair', 'ÉCLAIR', 'éclair']);
       expect(await find('name=ΣΑΣ', folding)).toEqual(folding === 'ascii' ? ['ΣΑΣ'] : ['ΣΑΣ', 'σασ']);
     }
-  }, TEST_TIMEOUT);
+  });
 });
 
 describe.each(REAL_SERVERS)('case folding on a database that is not UTF-8 ($label)', (server) => {
@@ -137,5 +136,5 @@ describe.each(REAL_SERVERS)('case folding on a database that is not UTF-8 ($labe
     } finally {
       await db.close();
     }
-  }, OPEN_TIMEOUT);
+  });
 });

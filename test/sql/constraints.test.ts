@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compile, sqlConstraints, toSql, type DocumentTarget } from '../../src/index';
 import { SERVERS, type Database } from '../support/databases';
 import { documents, filterCase, pagedCase, schema } from './support/arbitraries';
-import { relationalTarget, selectIds, TEST_TIMEOUT } from './support/database';
+import { relationalTarget, selectIds } from './support/database';
 import { object, writeJson, type Json } from './support/json';
 import { checkedCases, useSuiteDatabase } from './support/suite';
 import { sortedIds, typedDocuments } from './support/typed-documents';
@@ -150,5 +150,5 @@ describe.each(SERVERS)('sqlConstraints on $label', (server) => {
     // Neither side empty: the property held over documents let in and documents refused.
     expect(inserts.accepted).toBeGreaterThan(20);
     expect(inserts.refused).toBeGreaterThan(20);
-  }, TEST_TIMEOUT);
+  });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check, compile, defineSchema, nextCursor, sortItems, sqlConstraints, sqlIndexes, toSql, type CaseFolding, type Filter, type Schema, type SqlTarget } from '../../src/index';
 import { SERVERS, useDatabase, type Database } from '../support/databases';
-import { explain, TEST_TIMEOUT } from './support/database';
+import { explain } from './support/database';
 import { exactFoldings } from './support/folding';
 import { object, writeJson, type Json } from './support/json';
 import { DATE_STRINGS, ID_VALUES, NUMBER_STRINGS, RAW_NUMBERS, TEXTS } from './support/pools';
@@ -280,7 +280,7 @@ describe.each(SERVERS)('a walk through every page by cursor on $label', (server)
         expect(plan, `${name} ${orderBy}\n${plan}`).not.toMatch(/\bSort\b/);
       }
     }
-  }, TEST_TIMEOUT);
+  });
 
   it.each(TARGETS)('yields each matching row once, in sortItems order, on data it reads exactly: %s', async (_name, target) => {
     // The data are what sqlConstraints lets in.
@@ -296,7 +296,7 @@ describe.each(SERVERS)('a walk through every page by cursor on $label', (server)
       }),
       { numRuns: RUNS },
     );
-  }, TEST_TIMEOUT);
+  });
 
   it.each(TARGETS)('ends, and returns no row twice, on any data: %s', async (_name, target) => {
     // No constraint: any data at all.
@@ -318,7 +318,7 @@ describe.each(SERVERS)('a walk through every page by cursor on $label', (server)
       }),
       { numRuns: RUNS },
     );
-  }, TEST_TIMEOUT);
+  });
 });
 
 /** Walks per target, property and server: six servers, three targets, two properties (see the report of issue 32 for their cost). */

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { compile, toSql, type CaseFolding, type SqlTarget } from '../../src/index';
 import type { Database } from '../support/databases';
 import { filterCase } from './support/arbitraries';
-import { selectIds, TEST_TIMEOUT } from './support/database';
+import { selectIds } from './support/database';
 import { checkedCases, documentsAgree, onEveryServer, type Checked } from './support/suite';
 
 /**
@@ -50,5 +50,5 @@ onEveryServer('toSql agrees with compile on $label', checkedFilters, DATA_SETS, 
 
   it('on documents without a table qualifier', async () => {
     await documentsAgree(db(), folding(), checkedFilters, 5, agree, { document: 'doc' });
-  }, TEST_TIMEOUT);
+  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { check, defineSchema, sqlIndexes, toSql, type CaseFolding, type RelationalTarget } from '../../src/index';
 import { SERVERS } from '../support/databases';
 import { schema } from './support/arbitraries';
-import { explain, INDEX_SCAN, relationalTarget, TEST_TIMEOUT } from './support/database';
+import { explain, INDEX_SCAN, relationalTarget } from './support/database';
 import { useSuiteDatabase } from './support/suite';
 
 /**
@@ -87,5 +87,5 @@ describe.each(SERVERS)('sqlIndexes on $label', (server) => {
         expect(plan, `${query} (${caseFolding ?? 'case-sensitive'})`).toMatch(INDEX_SCAN);
       }
     }
-  }, TEST_TIMEOUT);
+  });
 });

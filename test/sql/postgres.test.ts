@@ -15,7 +15,6 @@ import {
 } from '../../src/index';
 import { SERVERS, useDatabase, type Database } from '../support/databases';
 import { escapeText, quoted } from './support/arbitraries';
-import { TEST_TIMEOUT } from './support/database';
 
 /** Every kind of field, refs inside child arrays included: the SQL shapes, apart from any one resource of the catalog. */
 const invoices = defineSchema({
@@ -367,7 +366,7 @@ describe.each(SERVERS)('toSql on $label', (server) => {
       [1, 9, ...sql.values],
     );
     expect(rows.rows.map((r) => r.id)).toEqual([5]); // only "under_score" holds a literal "_"
-  }, TEST_TIMEOUT);
+  });
 
   it('binds hostile values and finds exactly them, in columns, child tables and documents', async () => {
     await insertHostileRows(db);
@@ -387,7 +386,7 @@ describe.each(SERVERS)('toSql on $label', (server) => {
         }
       }
     }
-  }, TEST_TIMEOUT);
+  });
 
   it('runs on Postgres for every field type, relational and document', async () => {
     await db.exec(`
@@ -404,5 +403,5 @@ describe.each(SERVERS)('toSql on $label', (server) => {
       const sql = toSql(filter, t, { caseInsensitive: ci, caseFolding: folding });
       await expect(db.query(`SELECT count(*) FROM invoices WHERE ${sql.text}`, sql.values)).resolves.toBeDefined();
     }
-  }, TEST_TIMEOUT);
+  });
 });

@@ -5,7 +5,7 @@ import { instantFromData } from '../../src/values/date';
 import { SERVERS, type Database } from '../support/databases';
 import { documents, filterCase, pagedCase, schema } from './support/arbitraries';
 import { sortedIds, typedDocuments } from './support/typed-documents';
-import { explain, INDEX_SCAN, loadDocuments, selectIds, TEST_TIMEOUT } from './support/database';
+import { explain, INDEX_SCAN, loadDocuments, selectIds } from './support/database';
 import { object, writeJson, type Json } from './support/json';
 import { checkedCases, useSuiteDatabase, type Checked } from './support/suite';
 
@@ -70,7 +70,7 @@ describe.each(SERVERS)('the typed document target on $label', (server) => {
       }),
       { numRuns: 30 },
     );
-  }, TEST_TIMEOUT);
+  });
 
   it('never raises on awkward documents, and a value of another type never matches', async () => {
     await fc.assert(
@@ -82,7 +82,7 @@ describe.each(SERVERS)('the typed document target on $label', (server) => {
       }),
       { numRuns: 30 },
     );
-  }, TEST_TIMEOUT);
+  });
 
   it('compares a date-shaped string by its text, and never matches a value of another type in a date field or a number past the doubles', async () => {
     const docs = [
@@ -126,7 +126,7 @@ describe.each(SERVERS)('the typed document target on $label', (server) => {
       }),
       { numRuns: 25 },
     );
-  }, TEST_TIMEOUT);
+  });
 
   it('runs every statement of sqlIndexes, twice, and a selective filter on thousands of rows uses an index', async () => {
     const statements = [
@@ -151,7 +151,7 @@ describe.each(SERVERS)('the typed document target on $label', (server) => {
         expect(plan, `${query} (${caseFolding ?? 'case-sensitive'})`).toMatch(INDEX_SCAN);
       }
     }
-  }, TEST_TIMEOUT);
+  });
 });
 
 /** A checked filter of the test schema; a query the schema refuses is a bug of the test. */

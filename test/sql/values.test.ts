@@ -6,7 +6,7 @@ import { formatNumber } from '../../src/values/number';
 import { object, writeJson, type Json } from './support/json';
 import { DATES, DATE_STRINGS, IDS, ID_VALUES, NUMBERS, NUMBER_STRINGS, RAW_NUMBERS, TEXTS } from './support/pools';
 import { quoted } from './support/arbitraries';
-import { selectIds, TEST_TIMEOUT } from './support/database';
+import { selectIds } from './support/database';
 
 /**
  * Every awkward value against every literal and operator: one field per table row, one
@@ -94,19 +94,19 @@ describe.each(SERVERS)('on $label', (server) => {
       const values: Json[] = [...NUMBERS, ...RAW_NUMBERS.map((raw) => ({ raw })), ...NUMBER_STRINGS, null, true, [1], object([['n', 1]])];
       const documents = values.flatMap((v) => [object([['n', v]]), object([['lines', [object([['n', v]])]]])]);
       await compareDocuments(documents, [...filters('n', NUMBER_LITERALS, OPERATORS), ...filters('lines.n', ['1', '100', '0'], OPERATORS)]);
-    }, TEST_TIMEOUT);
+    });
 
     it('dates: offsets, fractions, impossible days, the edges of the years 0000–9999', async () => {
       const values: Json[] = [...DATE_STRINGS, 20230109, null, object([['d', '2023-01-09']])];
       const documents = values.flatMap((v) => [object([['d', v]]), object([['lines', [object([['d', v]])]]])]);
       await compareDocuments(documents, [...filters('d', DATES, OPERATORS), ...filters('lines.d', ['2023-01-09'], OPERATORS)]);
-    }, TEST_TIMEOUT);
+    });
 
     it('ref ids: strings, safe integers, and numbers that are not', async () => {
       const documents = [...ID_VALUES, null, true, [42]].map((id) => object([['ref', object([['id', id]])]]));
       const literals = [...IDS.map(quoted), '4%', '%2', '9007%', '%', '-%'];
       await compareDocuments(documents, filters('ref.id', literals, ['']));
-    }, TEST_TIMEOUT);
+    });
 
     it('strings: LIKE metacharacters in the text, and case folding', async () => {
       const texts = [...TEXTS, 'a%bc', 'a_bc', 'A\\B', 'ACME CORP', 'Σ', 'ς'];
@@ -116,7 +116,7 @@ describe.each(SERVERS)('on $label', (server) => {
       await compareDocuments(documents, all);
       expect(foldings.length).toBeGreaterThan(0);
       for (const folding of foldings) await compareDocuments(documents, all, folding);
-    }, TEST_TIMEOUT);
+    });
   });
 
   describe('typed columns against every literal', () => {
@@ -143,6 +143,6 @@ describe.each(SERVERS)('on $label', (server) => {
       const target = { table: 'typed', columns: { n: 'n', d: 'd' } };
       await compare(items, 'typed', target, [...filters('n', NUMBER_LITERALS, OPERATORS), ...filters('d', DATES, OPERATORS)], undefined);
       await compare(items, 'typed', { table: 'typed', columns: { n: 'm' } }, filters('n', NUMBER_LITERALS, OPERATORS), undefined);
-    }, TEST_TIMEOUT);
+    });
   });
 });

@@ -129,9 +129,6 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** Opening a database takes seconds (PGlite in wasm, CREATE DATABASE), more while other files run. */
-export const OPEN_TIMEOUT = 120_000;
-
 /**
  * A fresh database for the tests of the enclosing suite: opened before them (then
  * `setup` runs, with it), closed after them. Call it in a `describe` body.
@@ -141,8 +138,8 @@ export function useDatabase(server: DatabaseServer, options: OpenOptions, setup:
   beforeAll(async () => {
     db = await server.open(options);
     await setup(db);
-  }, OPEN_TIMEOUT);
+  });
   afterAll(async () => {
     await db?.close();
-  }, OPEN_TIMEOUT);
+  });
 }

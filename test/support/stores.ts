@@ -12,7 +12,7 @@ export function describeEachStore(title: string, suite: (current: () => TestServ
     // Loading the sample data into PGlite takes seconds on a loaded machine.
     beforeAll(async () => {
       server = await startServer(kind);
-    }, 180_000);
+    });
     afterAll(() => server?.close());
     suite(() => {
       if (server === undefined) throw new Error('the server has not started');

@@ -27,11 +27,11 @@ describe.each(STORES)('the server\'s case choice reaches $label through the filt
     // Two servers on the same data; a database store loads it once per server, into the same table only when empty.
     folding = await startServer(opened.kind, { caseInsensitive: true });
     exact = await startServer(opened.kind, { caseInsensitive: false });
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([folding?.close(), exact?.close()]);
     await close?.();
-  }, 60_000);
+  });
 
   it('matches text with case folded only on the case-insensitive server', async () => {
     expect(await names(folding, 'vendorName=%25acme%25')).toEqual(['Acme & Sons', 'Acme Office Supplies', 'ACME Logistics', 'acme-widgets.com']);

@@ -424,14 +424,14 @@ describe('the embedded database in a worker thread', () => {
     } finally {
       await db.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('the example server on PGlite under heavy queries', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startServer('pglite');
-  }, 120_000);
+  });
   afterAll(() => server?.close());
 
   it('answers a 400 while the heavy query runs, not after it', async () => {
@@ -468,7 +468,7 @@ describe('the statement timeout on PGlite', () => {
   beforeAll(async () => {
     // 1 ms: every query of the requests runs past it (the sample data loads without it).
     server = await startServer('pglite', { statementTimeoutMs: 1 });
-  }, 120_000);
+  });
   afterAll(() => server?.close());
 
   it('answers a query that runs past it with a 503 problem that tells a heavy query, and only a heavy one, to make itself cheaper', async () => {

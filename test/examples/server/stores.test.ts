@@ -69,11 +69,11 @@ describe.each(DATABASE_STORES)('$label answers as the memory store does', (where
     const opened = await where.open();
     closeDatabase = opened.close;
     [memory, database] = await Promise.all([startServer('memory'), startServer(opened.kind)]);
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all([memory?.close(), database?.close()]);
     await closeDatabase?.();
-  }, 60_000);
+  });
 
   async function answer(server: TestServer, path: string, init?: RequestInit): Promise<[number, unknown]> {
     const response = await server.request(path, init);
@@ -151,7 +151,7 @@ describe.each(STORES)('creating one business many times at once, on $label', (wh
       await server.close();
       await opened.close();
     }
-  }, 60_000);
+  });
 });
 
 describe(`the example in a database of the ${SERVER.label} that has tables of its own`, () => {
@@ -173,14 +173,14 @@ describe(`the example in a database of the ${SERVER.label} that has tables of it
     expect((await db.query('SELECT * FROM items')).rows).toEqual([{ id: 1, name: 'mine' }]);
     const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${SCHEMA}.items`);
     expect(Number(rows[0]!.n)).toBeGreaterThan(1000);
-  }, 60_000);
+  });
 
   it('refuses to start on a table of its schema\'s name that is not its own, saying so', async () => {
     await db.exec(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE; CREATE SCHEMA ${SCHEMA}; CREATE TABLE ${SCHEMA}.items (id int, name text)`);
     const opening = openStore({ databaseUrl: db.url! }, sampleData());
     await expect(opening).rejects.toThrow(`${SCHEMA}.items exists but is not the example's table (its columns: id integer, name text). Drop the schema ${SCHEMA}, or use another database.`);
     await db.exec(`DROP SCHEMA ${SCHEMA} CASCADE`);
-  }, 60_000);
+  });
 });
 
 describe('a Postgres server that already holds data', () => {
@@ -197,5 +197,5 @@ describe('a Postgres server that already holds data', () => {
     } finally {
       await db.close();
     }
-  }, 60_000);
+  });
 });

@@ -3,9 +3,6 @@ import { writeJson, type Json } from './json';
 import type { TypedItem } from './arbitraries';
 import type { Database } from '../../support/databases';
 
-/** A test that loads data sets and runs hundreds of statements. */
-export const TEST_TIMEOUT = 120_000;
-
 /**
  * The relational layout of the test schema, with identifiers that need quoting: a
  * schema and a table name with a quote and a dot, columns with spaces, quotes, `;`,

@@ -3,7 +3,7 @@ import { describe, it } from 'vitest';
 import { check, type CaseFolding, type Filter, type SqlTarget } from '../../../src/index';
 import { SERVERS, useDatabase, type Database, type DatabaseServer } from '../../support/databases';
 import { documents, schema, typedItems, type FilterCase, type TypedItem } from './arbitraries';
-import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget, TEST_TIMEOUT } from './database';
+import { createTables, documentTarget, loadDocuments, loadTyped, relationalTarget } from './database';
 import { exactFoldings } from './folding';
 import { writeJson } from './json';
 
@@ -90,11 +90,11 @@ export function onEveryServer(
         }),
         { numRuns: dataSets },
       );
-    }, TEST_TIMEOUT);
+    });
 
     it('on a document layout with awkward data', async () => {
       await documentsAgree(context.db(), folding(), cases, dataSets, agree, documentTarget);
-    }, TEST_TIMEOUT);
+    });
 
     more?.(context);
   });
