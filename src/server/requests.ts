@@ -116,10 +116,11 @@ export function requestChecks(setup: AdapterSetup, options?: unknown): (schema: 
   checkParamsOption(who, params);
   const labels = (problem ?? {}) as ProblemLabels;
   return (schema, where = 'the schema') => {
-    if (usage !== undefined && isObject(schema) && ('headers' in schema || 'req' in schema)) {
-      wrongArgument(who, where, 'a schema made by defineSchema()', schema, `The route was given ${usage.name} itself: give it ${usage.call}, ${usage.route}.`);
-    }
-    expectSchema(who, schema, where);
+    // A factory given as the route gets a request where its schema goes: Express's `req`,
+    // Hono's `c`, whose `headers` and `req` are getters of their prototypes (hence `in`,
+    // its answer used only for what is not a schema: a `headers` on Object.prototype changes nothing).
+    const request = usage !== undefined && isObject(schema) && ('headers' in schema || 'req' in schema);
+    expectSchema(who, schema, where, request ? `The route was given ${usage.name} itself: give it ${usage.call}, ${usage.route}.` : undefined);
     return (url) => {
       const { pathname, search } = requestTarget(who, url);
       const result = check(search, schema, checking);
@@ -142,7 +143,7 @@ function setupOf(setup: unknown): AdapterSetup {
   if (hooks !== undefined && (!Array.isArray(hooks) || !everyElement(hooks, (h) => typeof h === 'string'))) wrongArgument(fn, '"hooks"', 'an array of option names', hooks);
   const taken = (hooks as string[] | undefined)?.find((hook) => OPTION_KEYS.includes(hook));
   if (taken !== undefined) throw new TypeError(`${fn}: the hook "${taken}" is an option of every adapter (${OPTION_KEYS.join(', ')}): name it otherwise.`);
-  if (usage !== undefined && !(isObject(usage) && ['name', 'call', 'route'].every((key) => typeof usage[key] === 'string'))) {
+  if (usage !== undefined && !(isObject(usage) && ['name', 'call', 'route'].every((key) => Object.hasOwn(usage, key) && typeof usage[key] === 'string'))) {
     wrongArgument(fn, '"usage"', 'an object of three strings: { name, call, route }', usage);
   }
   return own as unknown as AdapterSetup;

@@ -30,6 +30,19 @@ describe('requestChecks: set-up errors, each a TypeError that begins with the ad
     expect(make).toThrow(message);
   });
 
+  it('takes a schema as one whatever Object.prototype holds: a polluted "headers" or "req" is no request', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.headers = {};
+    proto.req = {};
+    try {
+      const checkUrl = requestChecks({ name: 'koa-filter', usage })(invoices);
+      expect(checkUrl('/invoices?totalAmount=gt:1').ok).toBe(true);
+    } finally {
+      delete proto.headers;
+      delete proto.req;
+    }
+  });
+
   it('takes a hook that is a function, and leaves it to the adapter', () => {
     const checkUrl = requestChecks({ name: 'koa-filter', hooks: ['onError'] }, { onError: () => undefined })(invoices);
     expect(checkUrl('/invoices?totalAmount=gt:1')).toMatchObject({ ok: true, value: { conditions: [{ key: 'totalAmount' }] } });
