@@ -112,5 +112,6 @@ export {
   type FilterRejection,
   type ProblemLabels,
   type RequestChecker,
+  type RequestChecks,
   type RequestOutcome,
 } from './server/requests';

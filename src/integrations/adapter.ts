@@ -23,13 +23,15 @@ export const PROBLEM_RESPONSE_TYPE = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
  * The checker of a middleware factory (`filterQuery(schema, options)`), its schema checked
  * first: `app.get(path, filterQuery, handler)`, which calls the factory with a request
  * (Express's `req`, Hono's `c`), is a mistake of its own, said as such on the request.
- * `usage` is how the factory is called right (`filterQuery(schema)` by default).
+ * `usage` is how the factory is called right (`filterQuery(schema)` by default). With it,
+ * the options' `onError`, read once.
  */
-export function middlewareChecker(name: string, schema: unknown, options: unknown, usage = FILTER_QUERY_USAGE): RequestChecker {
+export function middlewareChecker<OnError>(name: string, schema: unknown, options: unknown, usage = FILTER_QUERY_USAGE): { checkUrl: RequestChecker; onError: OnError | undefined } {
   // The schema before the options: a factory given as the route itself gets a request for
   // its schema and a response (or `next`) for its options, and the mistake is the first.
   requestChecks({ name, usage })(schema);
-  return requestChecks({ name, hooks: HOOKS, usage }, options)(schema);
+  const checks = requestChecks({ name, hooks: HOOKS, usage }, options);
+  return { checkUrl: checks(schema), onError: checks.hooks.onError as OnError | undefined };
 }
 
 const FILTER_QUERY_USAGE: FactoryUsage = { name: 'filterQuery', call: 'filterQuery(schema)', route: 'app.get(path, filterQuery(schema), handler)' };

@@ -41,8 +41,7 @@ const WHO = 'qsfilter/express filterQuery';
  * checked here, once: a mistake throws a `TypeError` when the app is set up.
  */
 export function filterQuery(schema: Schema, options?: ExpressFilterOptions): RequestHandler {
-  const onError = options?.onError;
-  const checkUrl = middlewareChecker(WHO, schema, options);
+  const { checkUrl, onError } = middlewareChecker<ExpressFilterOptions['onError']>(WHO, schema, options);
   return function qsfilterQuery(req, res, next) {
     const outcome = checkUrl(req.originalUrl);
     if (outcome.ok) {

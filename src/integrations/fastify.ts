@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import type { Filter, Schema } from '../index';
-import { requestChecks } from '../index';
+import { requestChecks, type RequestChecks } from '../index';
 import { HOOKS, PROBLEM_RESPONSE_TYPE, type FilterQueryOptions, type FilterRejection, type RequestChecker } from './adapter';
 
 export type { FilterQueryOptions, FilterRejection } from './adapter';
@@ -40,8 +40,7 @@ const FILTER = Symbol('qsfilter.filter');
 type WithFilter = FastifyRequest & { [FILTER]: Filter | null };
 
 const plugin: FastifyPluginCallback<FastifyFilterOptions> = (app, options, done) => {
-  const onError = options.onError;
-  let checkerFor: ReturnType<typeof requestChecks>;
+  let checkerFor: RequestChecks;
   try {
     checkerFor = requestChecks({ name: WHO, hooks: HOOKS }, options);
   } catch (error) {
@@ -75,7 +74,7 @@ const plugin: FastifyPluginCallback<FastifyFilterOptions> = (app, options, done)
     const schema = (route.config as { filter?: unknown } | undefined)?.filter;
     if (schema !== undefined) checkerOf(schema, `config.filter of ${route.method.toString()} ${route.url}`);
   });
-  app.addHook('onRequest', filterHook(checkerOf, onError));
+  app.addHook('onRequest', filterHook(checkerOf, checkerFor.hooks.onError as FastifyFilterOptions['onError']));
   done();
 };
 

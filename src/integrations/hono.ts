@@ -84,8 +84,7 @@ function routeCheck<E extends Env, P extends string, R>(
   then: (c: Context<E, P, FilterInput>, next: Next) => R,
   usage?: Parameters<typeof middlewareChecker>[3],
 ): (c: Context<E, P, FilterInput>, next: Next) => R | Promise<Response> {
-  const onError = options?.onError;
-  const checkUrl = middlewareChecker(who, schema, options, usage);
+  const { checkUrl, onError } = middlewareChecker<HonoFilterOptions<E>['onError']>(who, schema, options, usage);
   return (c, next) => {
     const outcome = checkUrl(c.req.url);
     if (outcome.ok) {

@@ -65,6 +65,17 @@ export interface AdapterSetup {
   readonly usage?: FactoryUsage;
 }
 
+/**
+ * What `requestChecks` gives: the checker of each schema (`where` names the schema in its
+ * error: `'config.filter of GET /x'`), and the adapter's hooks as read from its options,
+ * once.
+ */
+export interface RequestChecks {
+  (schema: unknown, where?: string): RequestChecker;
+  /** Each hook of `setup.hooks` that the options give: a function. Read once, as own properties, when the options were checked. */
+  readonly hooks: Readonly<Record<string, ((...args: never[]) => unknown) | undefined>>;
+}
+
 /** How a factory of route handlers is called right, for the error of a route given the factory itself. */
 export interface FactoryUsage {
   readonly name: string;
@@ -86,36 +97,34 @@ export interface FactoryUsage {
  * const outcome = checkInvoices(ctx.originalUrl); // { ok: true, value: Filter } or { ok: false, errors, problem }
  * ```
  */
-export function requestChecks(setup: AdapterSetup, options?: unknown): (schema: unknown, where?: string) => RequestChecker {
+export function requestChecks(setup: AdapterSetup, options?: unknown): RequestChecks {
   const { name: who, hooks = [], usage } = setupOf(setup);
-  options = ownOptions(who, options, [...OPTION_KEYS, ...hooks]);
-  const given = (options ?? {}) as Record<string, unknown>;
+  // Own properties alone, each read once (a copy without a prototype; none at all is an
+  // empty one): what Object.prototype holds is no option, and what the caller changes
+  // later changes nothing here.
+  const given = (ownOptions(who, options, [...OPTION_KEYS, ...hooks]) ?? ownCopy({})) as Record<string, unknown>;
+  const hookValues: Record<string, ((...args: never[]) => unknown) | undefined> = ownCopy({});
   for (const hook of hooks) {
-    if (given[hook] !== undefined && typeof given[hook] !== 'function') wrongArgument(who, `"${hook}"`, 'a function', given[hook]);
+    const value = given[hook];
+    if (value !== undefined && typeof value !== 'function') wrongArgument(who, `"${hook}"`, 'a function', value);
+    hookValues[hook] = value as ((...args: never[]) => unknown) | undefined;
   }
-  const params = given.params;
-  if (params !== undefined && (!Array.isArray(params) || !params.every((p) => typeof p === 'string'))) wrongArgument(who, '"params"', 'an array of strings', params);
-  const problem = given.problem;
-  if (problem !== undefined) {
-    if (!isObject(problem)) wrongArgument(who, '"problem"', 'an object: { type?, title? }', problem);
-    for (const [key, value] of Object.entries(problem)) {
-      if (key !== 'type' && key !== 'title') throw new TypeError(`${who}: "problem" has the unknown property ${JSON.stringify(key)} (expected type, title).`);
-      if (typeof value !== 'string') wrongArgument(who, `"problem.${key}"`, 'a string', value);
-    }
-  }
+  const givenParams = given.params;
+  if (givenParams !== undefined && (!Array.isArray(givenParams) || !everyElement(givenParams, (p) => typeof p === 'string'))) wrongArgument(who, '"params"', 'an array of strings', givenParams);
+  const params = givenParams === undefined ? undefined : Object.freeze([...(givenParams as string[])]);
+  const labels = problemLabels(who, given.problem);
   const { limits, caseInsensitive } = given as Pick<FilterQueryOptions, 'limits' | 'caseInsensitive'>;
   if (caseInsensitive !== undefined && typeof caseInsensitive !== 'boolean') wrongArgument(who, '"caseInsensitive"', 'true or false', caseInsensitive);
+  // Bad limits or pass-through keys are refused now (a TypeError that names the adapter), not on some request.
+  const resolved = limits === undefined ? undefined : Object.freeze(ownCopy(resolveLimits(limits, who)));
+  checkParamsOption(who, params);
   // No options at all is none, not `{}`: check reads and checks every options object it is given, on each request.
   const checking: CheckOptions | undefined =
-    limits === undefined && params === undefined && caseInsensitive === undefined
+    resolved === undefined && params === undefined && caseInsensitive === undefined
       ? undefined
       : // Without a prototype, as check would copy it on every request otherwise (ownOptions).
-        ownCopy({ ...(limits === undefined ? {} : { limits }), ...(params === undefined ? {} : { params: params as string[] }), ...(caseInsensitive === undefined ? {} : { caseInsensitive }) });
-  // Bad limits or pass-through keys are refused now (a TypeError that names the adapter), not on some request.
-  resolveLimits(limits, who);
-  checkParamsOption(who, params);
-  const labels = (problem ?? {}) as ProblemLabels;
-  return (schema, where = 'the schema') => {
+        Object.freeze(ownCopy({ ...(resolved === undefined ? {} : { limits: resolved }), ...(params === undefined ? {} : { params }), ...(caseInsensitive === undefined ? {} : { caseInsensitive }) }));
+  const checkerOf = (schema: unknown, where = 'the schema'): RequestChecker => {
     // A factory given as the route gets a request where its schema goes: Express's `req`,
     // Hono's `c`, whose `headers` and `req` are getters of their prototypes (hence `in`,
     // its answer used only for what is not a schema: a `headers` on Object.prototype changes nothing).
@@ -128,6 +137,20 @@ export function requestChecks(setup: AdapterSetup, options?: unknown): (schema: 
       return { ok: false, errors: result.errors, problem: toProblemDetails(result.errors, { ...labels, instance: pathname }) };
     };
   };
+  return Object.assign(checkerOf, { hooks: Object.freeze(hookValues) });
+}
+
+/** The `problem` option: its `type` and `title`, copied (each a string), or none. */
+function problemLabels(who: string, problem: unknown): ProblemLabels {
+  if (problem === undefined) return {};
+  if (!isObject(problem)) wrongArgument(who, '"problem"', 'an object: { type?, title? }', problem);
+  const labels: { type?: string; title?: string } = {};
+  for (const [key, value] of Object.entries(problem)) {
+    if (key !== 'type' && key !== 'title') throw new TypeError(`${who}: "problem" has the unknown property ${JSON.stringify(key)} (expected type, title).`);
+    if (typeof value !== 'string') wrongArgument(who, `"problem.${key}"`, 'a string', value);
+    labels[key] = value;
+  }
+  return Object.freeze(labels);
 }
 
 const OPTION_KEYS = ['caseInsensitive', 'limits', 'params', 'problem'];

@@ -43,6 +43,54 @@ describe('requestChecks: set-up errors, each a TypeError that begins with the ad
     }
   });
 
+  it('reads no option, and no hook, from Object.prototype: given no options or some', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    const polluted = { caseInsensitive: true, problem: { type: 'https://evil.example' }, params: ['x'], limits: { maxParams: 0 }, onError: () => 'hijacked' };
+    Object.assign(proto, polluted);
+    try {
+      for (const options of [undefined, {}, { params: ['csrf'] }]) {
+        const checks = requestChecks({ name: 'koa-filter', hooks: ['onError'] }, options);
+        expect(checks.hooks.onError).toBeUndefined();
+        const good = checks(invoices)('/invoices?totalAmount=gt:1&x=1');
+        expect(good.ok).toBe(false);
+        const bad = checks(invoices)('/invoices?totalAmount=x');
+        expect(bad.ok || bad.problem.type).toBe('about:blank');
+        const fine = checks(invoices)('/invoices?totalAmount=gt:1');
+        // The filter is a plain object: read on it, the polluted key shows through; it has none of its own.
+        expect(fine.ok && Object.hasOwn(fine.value, 'caseInsensitive')).toBe(false);
+      }
+    } finally {
+      for (const key of Object.keys(polluted)) delete proto[key];
+    }
+  });
+
+  it('reads its options once: a getter is called once, and what the caller changes later changes nothing', () => {
+    let reads = 0;
+    const problem = { type: 'urn:query' };
+    const limits = { maxParams: 2 };
+    const params = ['csrf'];
+    const options = {
+      get onError() {
+        reads++;
+        return reads === 1 ? () => undefined : 'not a function';
+      },
+      problem,
+      limits,
+      params,
+    };
+    const checks = requestChecks({ name: 'koa-filter', hooks: ['onError'] }, options);
+    expect(reads).toBe(1);
+    expect(typeof checks.hooks.onError).toBe('function');
+    const checkUrl = checks(invoices);
+    Object.assign(problem, { type: 42 });
+    Object.assign(limits, { maxParams: -1 });
+    params.push(7 as never);
+    const outcome = checkUrl('/invoices?totalAmount=x&csrf=1');
+    expect(outcome).toMatchObject({ ok: false, problem: { type: 'urn:query' }, errors: [{ code: 'INVALID_NUMBER' }] });
+    expect(checkUrl('/invoices?a=1&b=2&c=3')).toMatchObject({ ok: false, errors: [{ code: 'LIMIT_EXCEEDED' }] });
+    expect(reads).toBe(1);
+  });
+
   it('takes a hook that is a function, and leaves it to the adapter', () => {
     const checkUrl = requestChecks({ name: 'koa-filter', hooks: ['onError'] }, { onError: () => undefined })(invoices);
     expect(checkUrl('/invoices?totalAmount=gt:1')).toMatchObject({ ok: true, value: { conditions: [{ key: 'totalAmount' }] } });
