@@ -336,8 +336,11 @@ function decodeRecord(record: object, limits: Limits): DecodedQuery {
       pairs.push([key, value]);
     } else if (Array.isArray(value) && value.length + pairs.length > limits.maxParams) {
       return failed(tooManyParams(limits));
-    } else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-      for (const v of value as string[]) pairs.push([key, v]);
+    } else if (Array.isArray(value)) {
+      // Each element read once, a hole as undefined (which `every` would skip): a list of strings, or no value.
+      const values: unknown[] = Array.from(value);
+      if (values.every((v) => typeof v === 'string')) for (const v of values as string[]) pairs.push([key, v]);
+      else pairs.push([key, invalidRecordValue(key, value)]);
     } else {
       pairs.push([key, invalidRecordValue(key, value)]);
     }

@@ -69,6 +69,8 @@ describe('input forms (reference §2)', () => {
     ['a boolean', true],
     ['a list with a number', ['1', 2]],
     ['a list with an object', [{}]],
+    // eslint-disable-next-line no-sparse-arrays
+    ['a list with a hole', [, '1']],
   ])('refuses a record value that is %s', (_name, value) => {
     const errors = errorsOf({ a: value } as unknown as QueryInput);
     expect(errors.map((d) => [d.code, d.param])).toEqual([['INVALID_PARAMETER', 'a']]);
