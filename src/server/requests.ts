@@ -4,7 +4,7 @@ import { toProblemDetails, type ProblemDetails, type ProblemOptions } from '../d
 import type { Filter } from '../filter/filter';
 import { resolveLimits, type Limits } from '../input/limits';
 import { requestTarget } from '../input/url';
-import { expectSchema } from '../spec/guard';
+import { expectSchema, isSchema } from '../spec/guard';
 import { checkParamsOption, everyElement, isObject, ownCopy, ownOptions, wrongArgument } from '../arguments/arguments';
 
 // The request check every server adapter is made of (reference §10), public so that the
@@ -127,9 +127,11 @@ export function requestChecks(setup: AdapterSetup, options?: unknown): RequestCh
   const checkerOf = (schema: unknown, where = 'the schema'): RequestChecker => {
     // A factory given as the route gets a request where its schema goes: Express's `req`,
     // Hono's `c`, whose `headers` and `req` are getters of their prototypes (hence `in`,
-    // its answer used only for what is not a schema: a `headers` on Object.prototype changes nothing).
-    const request = usage !== undefined && isObject(schema) && ('headers' in schema || 'req' in schema);
-    expectSchema(who, schema, where, request ? `The route was given ${usage.name} itself: give it ${usage.call}, ${usage.route}.` : undefined);
+    // asked only of what is not a schema: a `headers` on Object.prototype changes nothing).
+    if (usage !== undefined && !isSchema(schema) && isObject(schema) && ('headers' in schema || 'req' in schema)) {
+      wrongArgument(who, where, 'a schema made by defineSchema()', schema, `The route was given ${usage.name} itself: give it ${usage.call}, ${usage.route}.`);
+    }
+    expectSchema(who, schema, where);
     return (url) => {
       const { pathname, search } = requestTarget(who, url);
       const result = check(search, schema, checking);

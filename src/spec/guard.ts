@@ -5,11 +5,10 @@ import type { Schema } from './spec';
  * Checks that `fn` was given a schema made by `defineSchema`, and says what to do with
  * the spec it was given instead (`check(q, { fields: … })`). Structural, and cheap: it
  * runs on every `check`, and a schema from another copy of the package (ESM and CJS
- * loaded side by side) is as good. `hint`, when given, is what the error says to do.
+ * loaded side by side) is as good.
  */
-export function expectSchema(fn: string, schema: unknown, what = 'the schema', hint?: string): asserts schema is Schema {
+export function expectSchema(fn: string, schema: unknown, what = 'the schema'): asserts schema is Schema {
   if (isSchema(schema)) return;
-  if (hint !== undefined) wrongArgument(fn, what, 'a schema made by defineSchema()', schema, hint);
   const spec = isObject(schema) && isObject(schema.fields) && !('spec' in schema);
   const holding = isObject(schema) && !spec ? Object.keys(schema).find((key) => isSchema(schema[key])) : undefined;
   wrongArgument(
@@ -25,6 +24,7 @@ export function expectSchema(fn: string, schema: unknown, what = 'the schema', h
   );
 }
 
-function isSchema(value: unknown): boolean {
+/** Whether `value` has a schema's shape (`expectSchema`'s test). */
+export function isSchema(value: unknown): boolean {
   return isObject(value) && typeof (value.fields as Schema['fields'] | undefined)?.get === 'function' && typeof (value.params as Schema['params'] | undefined)?.has === 'function';
 }
