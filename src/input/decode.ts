@@ -110,13 +110,16 @@ function decodeRange(s: string, start: number, end: number, limits: Limits): Dec
   const plain = isPlain(s, start, end);
   let count = 0;
   let pos = start;
+  // The next `=` at or after `pos`, found again only once passed: a search per part from
+  // `pos` would run to the end of the query for each part that has none (quadratic).
+  let nextEq = s.indexOf('=', start);
   while (pos < end) {
     let amp = s.indexOf('&', pos);
     if (amp === -1 || amp > end) amp = end;
     if (amp > pos) {
       if (count++ >= limits.maxParams) return failed(tooManyParams(limits));
-      let eq = s.indexOf('=', pos);
-      if (eq >= amp) eq = -1;
+      if (nextEq !== -1 && nextEq < pos) nextEq = s.indexOf('=', pos);
+      const eq = nextEq !== -1 && nextEq < amp ? nextEq : -1;
       const rawKey = s.slice(pos, eq === -1 ? amp : eq);
       const rawValue = eq === -1 ? undefined : s.slice(eq + 1, amp);
       const key = plain ? rawKey : decodeComponent(rawKey);

@@ -18,10 +18,11 @@ export function readOperand(text: string, start: number, end: number, base: numb
   const quoted = text.charCodeAt(start) === 34; /* " */
   const from = quoted ? start + 1 : start;
   const to = quoted ? end - 1 : end;
-  const escape = text.indexOf('\\', from);
-  const wildcard = text.indexOf('%', from);
-  // Most operands hold neither an escape nor a wildcard: their text is the value.
-  if ((escape === -1 || escape >= to) && (wildcard === -1 || wildcard >= to)) return { type: 'Literal', value: text.slice(from, to), span };
+  // Most operands hold neither an escape nor a wildcard: their text is the value. Searched
+  // in the operand's own text, not to the end of `text`: one operand after another, the
+  // work stays linear in the query.
+  const body = text.slice(from, to);
+  if (!body.includes('\\') && !body.includes('%')) return { type: 'Literal', value: body, span };
   let segments: string[] | undefined;
   let current = '';
   let run = from;
