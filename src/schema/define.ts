@@ -10,7 +10,10 @@ import { faced, type StandardSchema } from '../standard/standard';
  * spec is a programmer error: it throws a `TypeError` that says what is wrong.
  */
 export function defineSchema<const S extends SchemaSpec>(spec: S): StandardSchema<S> {
-  checkSpec(ownCopy(spec));
+  // Read once: what is checked is what is indexed (a getter that answers twice cannot
+  // slip a type past the checks), and only own properties count.
+  const own = ownCopy(spec);
+  checkSpec(own);
   // Cursor paging's code goes with the schemas that page by cursor (`CursorPaging`).
-  return faced(withCursor(indexSpec(spec), CURSOR_CODEC));
+  return faced(withCursor(indexSpec(own), CURSOR_CODEC));
 }

@@ -233,9 +233,10 @@ export function indexSpec<const S extends SchemaSpec>(given: S): Schema<S> {
   }
   const params = new Set(requestParams.keys());
   if (spec.paging !== undefined) for (const name of PAGING_PARAMS) params.add(name);
-  // The schema keeps its own frozen copy: the index and the spec must never disagree,
-  // whatever the caller later does with the object it passed.
-  const schema = { spec: deepFreeze(structuredClone(given)), fields, params, requestParams, sortParam: spec.sortParam ?? DEFAULT_SORT_PARAM };
+  // The schema keeps the copy it was indexed from, frozen: the index and the spec never
+  // disagree, whatever the caller later does with the object it passed, and its objects
+  // have no prototype, so that a key added to Object.prototype (`cursor`) is none of its.
+  const schema = { spec: deepFreeze(spec), fields, params, requestParams, sortParam: spec.sortParam ?? DEFAULT_SORT_PARAM };
   return Object.freeze(spec.paging === undefined ? schema : { ...schema, paging: pagingOf(spec.paging) });
 }
 
@@ -339,7 +340,7 @@ function checkParams(spec: unknown): string[] {
   if (typeof spec !== 'object' || spec === null) fail('"params" must be an array of parameter names, or an object of parameter types');
   for (const [name, param] of Object.entries(spec)) {
     if (!isParamName(name)) fail(`${JSON.stringify(name)} is not a parameter name`);
-    const normalized: unknown = typeof param === 'string' ? { type: param } : param;
+    const normalized: unknown = typeof param === 'string' ? ownCopy({ type: param }) : param;
     if (typeof normalized !== 'object' || normalized === null) fail(`parameter "${name}" must be a type name or an object with "type"`);
     onlyKnown(normalized, PARAM_KEYS, `parameter "${name}"`);
     const { type, required = false } = normalized as { type?: unknown; required?: unknown };
@@ -371,7 +372,7 @@ function checkPaging(spec: unknown): void {
 function checkField(name: string, spec: unknown, array: string | undefined): void {
   const where = array === undefined ? name : `${array}.${name}`;
   if (!isFieldName(name)) fail(`"${where}" is not a field name (letters, digits and "_", not starting with a digit)`);
-  const normalized = typeof spec === 'string' ? { type: spec } : spec;
+  const normalized = typeof spec === 'string' ? ownCopy({ type: spec }) : spec;
   if (typeof normalized !== 'object' || normalized === null) fail(`field "${where}" must be a type name or an object with "type"`);
   const { type, removed, of, sortable } = normalized as { type?: unknown; removed?: unknown; of?: unknown; sortable?: unknown };
   if (removed !== undefined && (typeof removed !== 'string' || removed === '')) {

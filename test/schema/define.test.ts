@@ -185,3 +185,41 @@ describe('the schema keeps its own copy of the spec', () => {
     expect(result.ok).toBe(true);
   });
 });
+
+describe('defineSchema reads the spec once, as own properties', () => {
+  it('checks what it indexes: a getter that answers a type, then another, cannot slip one past the checks', () => {
+    let reads = 0;
+    const fields = {
+      get a() {
+        reads++;
+        return reads === 1 ? 'number' : 'bogus';
+      },
+    };
+    const schema = defineSchema(spec({ fields }));
+    expect(reads).toBe(1);
+    expect(schema.fields.get('a')?.type).toBe('number');
+    expect(schema.spec.fields).toEqual({ a: 'number' });
+  });
+
+  it('takes a Proxy of a spec (a reactive object of a UI framework) as the object it stands for', () => {
+    const reactive = new Proxy({ fields: { amount: 'number' } }, {});
+    expect(defineSchema(spec(reactive)).fields.get('amount')?.type).toBe('number');
+  });
+
+  it('finds nothing on Object.prototype: a polluted sortable, removed, required, cursor or paging is none of a spec\'s', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    const polluted = { sortable: 'yes', removed: '', required: 1, cursor: { key: 'b' } };
+    Object.assign(proto, polluted);
+    try {
+      const schema = defineSchema(spec({ fields: { a: 'number', b: { type: 'string', sortable: true } }, params: { from: 'date' }, paging: {} }));
+      expect(schema.fields.get('a')).toMatchObject({ type: 'number', sortable: false });
+      expect(Object.hasOwn(schema.fields.get('a')!, 'removed')).toBe(false);
+      expect(schema.requestParams.get('from')).toMatchObject({ required: false });
+      expect(schema.params.has('after')).toBe(false);
+      expect(schema.paging).toMatchObject({ defaultLimit: 100, maxLimit: 500 });
+      expect(Object.hasOwn(schema.paging!, 'cursor')).toBe(false);
+    } finally {
+      for (const key of Object.keys(polluted)) delete proto[key];
+    }
+  });
+});
