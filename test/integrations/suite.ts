@@ -119,6 +119,24 @@ export function adapterSuite(name: string, start: (options?: AdapterOptions) => 
       expect(body.errors.map((e) => [e.code, e.param])).toEqual([['INVALID_PATH', 'customerRef[id]']]);
     });
 
+    it('takes no option and no onError from Object.prototype: a polluted one neither answers nor labels', async () => {
+      const proto = Object.prototype as Record<string, unknown>;
+      const polluted = { onError: () => { throw new Error('hijacked'); }, problem: { type: 'https://evil.example' }, caseInsensitive: true };
+      Object.assign(proto, polluted);
+      let own: RunningServer;
+      try {
+        own = await start({});
+      } finally {
+        for (const key of Object.keys(polluted)) delete proto[key];
+      }
+      try {
+        const { status, body } = await getProblem(own, '/vendors?vendorName=%acme%');
+        expect([status, body.type]).toEqual([400, 'about:blank']);
+      } finally {
+        await own.close();
+      }
+    });
+
     it('labels the problem with the options\' type and title, and applies their limits', async () => {
       const labelled = await start({ problem: { type: 'https://api.example/problems/invalid-query', title: 'Invalid query' }, limits: { maxParams: 2 } });
       try {
