@@ -309,9 +309,10 @@ export function checkSpec(spec: unknown): asserts spec is SchemaSpec {
   if (typeof spec !== 'object' || spec === null) fail('a schema spec must be an object with "fields"');
   const given = spec as { fields?: unknown; params?: unknown; paging?: unknown; sortParam?: unknown };
   if (given.fields instanceof Map) fail('this is already a schema: use it as it is');
+  if (!isPlainObject(spec)) fail('a schema spec must be a plain object with "fields", as written in code or read from JSON');
   onlyKnown(spec, SPEC_KEYS, 'a schema spec');
   const fieldSpecs = given.fields;
-  if (typeof fieldSpecs !== 'object' || fieldSpecs === null || Array.isArray(fieldSpecs)) fail('"fields" must be an object of field specs');
+  if (!isPlainObject(fieldSpecs)) fail('"fields" must be an object of field specs');
   for (const [name, field] of Object.entries(fieldSpecs)) checkField(name, field, undefined);
   const sortParam = given.sortParam ?? DEFAULT_SORT_PARAM;
   if (typeof sortParam !== 'string' || !isParamName(sortParam)) fail(`"sortParam" must be a parameter name, not ${JSON.stringify(sortParam)}`);
@@ -337,7 +338,7 @@ function checkParams(spec: unknown): string[] {
     }
     return [...new Set(spec as string[])];
   }
-  if (typeof spec !== 'object' || spec === null) fail('"params" must be an array of parameter names, or an object of parameter types');
+  if (!isPlainObject(spec)) fail('"params" must be an array of parameter names, or an object of parameter types');
   for (const [name, param] of Object.entries(spec)) {
     if (!isParamName(name)) fail(`${JSON.stringify(name)} is not a parameter name`);
     const normalized: unknown = typeof param === 'string' ? ownCopy({ type: param }) : param;
@@ -407,6 +408,12 @@ const PAGING_KEYS = ['defaultLimit', 'maxLimit', 'cursor'];
  */
 function onlyKnown(object: object, known: readonly string[], what: string): void {
   for (const key of Object.keys(object)) if (!known.includes(key)) fail(`${what} has the unknown property ${JSON.stringify(key)}`);
+}
+
+/** An object as written in code or read from JSON (its prototype Object.prototype, or none): not an array, a class's instance, or a Set or a Map (read as an object without keys, which would declare nothing and say nothing). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  const proto: unknown = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.getPrototypeOf(value) : undefined;
+  return proto === null || proto === Object.prototype;
 }
 
 function fail(message: string): never {
