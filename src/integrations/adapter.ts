@@ -3,7 +3,7 @@
 // What every adapter does with a request, and its checks of options and schema, are the
 // main entry's `requestChecks`, which an adapter of a framework qsfilter has none for
 // uses the same way.
-import { PROBLEM_CONTENT_TYPE, requestChecks, type FactoryUsage, type RequestChecker } from '../index';
+import { PROBLEM_CONTENT_TYPE, requestChecks, type FactoryUsage, type FilterQueryOptions, type RequestChecker } from '../index';
 
 export type { FilterQueryOptions, FilterRejection, ProblemLabels, RequestChecker, RequestOutcome } from '../index';
 
@@ -26,7 +26,7 @@ export const PROBLEM_RESPONSE_TYPE = `${PROBLEM_CONTENT_TYPE}; charset=utf-8`;
  * `usage` is how the factory is called right (`filterQuery(schema)` by default). With it,
  * the options' `onError`, read once.
  */
-export function middlewareChecker<OnError>(name: string, schema: unknown, options: unknown, usage = FILTER_QUERY_USAGE): { checkUrl: RequestChecker; onError: OnError | undefined } {
+export function middlewareChecker<OnError>(name: string, schema: unknown, options: FilterQueryOptions | undefined, usage = FILTER_QUERY_USAGE): { checkUrl: RequestChecker; onError: OnError | undefined } {
   // The schema before the options: a factory given as the route itself gets a request for
   // its schema and a response (or `next`) for its options, and the mistake is the first.
   requestChecks({ name, usage })(schema);

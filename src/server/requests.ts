@@ -89,7 +89,8 @@ export interface FactoryUsage {
  * URL as sent (`/invoices?…`, its query never decoded by the framework) and gives the
  * `Filter`, or the diagnostics and the problem details of the 400 answer, its `instance`
  * the request's path. A wrong option or schema is a `TypeError` that begins with
- * `setup.name`, when it is given.
+ * `setup.name`, when it is given. Options beyond `FilterQueryOptions` (which an
+ * adapter's options type extends) are its hooks, named in `setup.hooks`.
  *
  * ```ts
  * const checkerOf = requestChecks({ name: 'koa-filter' }, { problem: { type: 'https://example.com/problems/query' } });
@@ -97,7 +98,7 @@ export interface FactoryUsage {
  * const outcome = checkInvoices(ctx.originalUrl); // { ok: true, value: Filter } or { ok: false, errors, problem }
  * ```
  */
-export function requestChecks(setup: AdapterSetup, options?: unknown): RequestChecks {
+export function requestChecks(setup: AdapterSetup, options?: FilterQueryOptions): RequestChecks {
   const { name: who, hooks = [], usage } = setupOf(setup);
   // Own properties alone, each read once (a copy without a prototype; none at all is an
   // empty one): what Object.prototype holds is no option, and what the caller changes

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { check, invoices, requestChecks, splitRequestUrl } from '../../src/index';
+import { check, invoices, requestChecks, splitRequestUrl, type FilterQueryOptions } from '../../src/index';
 import { startNodeHttp } from './servers';
 import { adapterSuite } from './suite';
 
@@ -14,9 +14,9 @@ describe('requestChecks: set-up errors, each a TypeError that begins with the ad
   it.each<[string, () => unknown, RegExp]>([
     ['a schema spec', () => requestChecks({ name: 'koa-filter' })({ fields: { a: 'number' } }), /^koa-filter: the schema must be a schema made by defineSchema\(\), not an object\. This is a schema spec/],
     ['a schema where the adapter says where', () => requestChecks({ name: 'koa-filter' })('invoices', 'route GET /x config.filter'), /^koa-filter: route GET \/x config\.filter must be a schema made by defineSchema\(\), not the string "invoices"\.$/],
-    ['an unknown option', () => requestChecks({ name: 'koa-filter' }, { onError: () => undefined }), /^koa-filter: unknown option "onError"; the options are caseInsensitive, limits, params, problem\.$/],
-    ['a hook that is no function', () => requestChecks({ name: 'koa-filter', hooks: ['onError'] }, { onError: 'log' }), /^koa-filter: "onError" must be a function, not the string "log"\.$/],
-    ['options that are no object', () => requestChecks({ name: 'koa-filter', hooks: ['onError'] }, 'strict'), /^koa-filter: the options must be an object \(caseInsensitive, limits, params, problem, onError\), not the string "strict"\.$/],
+    ['an unknown option', () => requestChecks({ name: 'koa-filter' }, { onError: () => undefined } as never), /^koa-filter: unknown option "onError"; the options are caseInsensitive, limits, params, problem\.$/],
+    ['a hook that is no function', () => requestChecks({ name: 'koa-filter', hooks: ['onError'] }, { onError: 'log' } as never), /^koa-filter: "onError" must be a function, not the string "log"\.$/],
+    ['options that are no object', () => requestChecks({ name: 'koa-filter', hooks: ['onError'] }, 'strict' as never), /^koa-filter: the options must be an object \(caseInsensitive, limits, params, problem, onError\), not the string "strict"\.$/],
     ['a bad limit', () => requestChecks({ name: 'koa-filter' }, { limits: { maxClauses: -1 } }), /^koa-filter: the limit "maxClauses" must be a non-negative integer or Infinity, not the number -1\.$/],
     ['a request where the schema goes, with the usage', () => requestChecks({ name: 'koa-filter', usage })({ req: {}, res: {} }), /^koa-filter: the schema must be a schema made by defineSchema\(\), not an object\. The route was given filterQuery itself: give it filterQuery\(schema\), app\.get\(path, filterQuery\(schema\), handler\)\.$/],
     ['no setup', () => requestChecks(undefined as never), /^requestChecks: the setup must be an object: \{ name, hooks\?, usage\? \}, name a string that is not empty, not undefined\.$/],
@@ -92,7 +92,9 @@ describe('requestChecks: set-up errors, each a TypeError that begins with the ad
   });
 
   it('takes a hook that is a function, and leaves it to the adapter', () => {
-    const checkUrl = requestChecks({ name: 'koa-filter', hooks: ['onError'] }, { onError: () => undefined })(invoices);
+    // As an adapter holds them: its options type extends FilterQueryOptions with its hook.
+    const options: FilterQueryOptions & { onError?: () => void } = { onError: () => undefined };
+    const checkUrl = requestChecks({ name: 'koa-filter', hooks: ['onError'] }, options)(invoices);
     expect(checkUrl('/invoices?totalAmount=gt:1')).toMatchObject({ ok: true, value: { conditions: [{ key: 'totalAmount' }] } });
   });
 
