@@ -316,7 +316,9 @@ function decodedPairs(pairs: Iterable<readonly [string, string] | Unreadable>, l
   for (const [key, value] of pairs) {
     if (params.length >= limits.maxParams) return failed(tooManyParams(limits));
     if (typeof value !== 'string') {
-      params.push({ key, value: undefined, problems: [value] });
+      // A value that cannot be one does not spare its key the text checks: a NUL in it would reach the lexer.
+      const keyProblem = checkDecoded(key, key, 'key');
+      params.push({ key, value: undefined, problems: keyProblem === undefined ? [value] : [keyProblem, value] });
       continue;
     }
     size += key.length + value.length + 2;

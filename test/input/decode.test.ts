@@ -77,6 +77,17 @@ describe('input forms (reference §2)', () => {
     expect(errors[0]!.hint).toEqual(expect.stringMatching(/\S/));
   });
 
+  // Found by the parse property (seed -1039309078): the key of a value that is no string
+  // went unchecked, and its NUL, the lexer's separator, gave a wildcard limit a span of -1.
+  it('checks the key of a record value that is no string, as of any other', () => {
+    const errors = errorsOf({ '\u0000%00': 0 } as unknown as QueryInput, { limits: { maxWildcards: 0 } });
+    expect(errors.map((d) => [d.code, d.in])).toEqual([
+      ['MALFORMED_ENCODING', 'key'],
+      ['INVALID_PARAMETER', 'value'],
+    ]);
+    expect(errors[0]!.span).toEqual({ start: 0, end: 1 });
+  });
+
   it.each<[string, unknown]>([
     ['a number', 42],
     ['null', null],
